@@ -1,0 +1,3 @@
+"""Build an interactive, precomputed course site from Markdown lessons and Python compute modules."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,386 @@
+"""The build, top to bottom: gather and validate everything, compute, render, then write.
+
+Nothing is written to the site folder until every page has rendered and every
+link checks out; the new site is written beside the old one and swapped in, so
+a failed build leaves the previous site untouched.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from explorer import charts as chart_tools
+from explorer.errors import ComputeError, ContentError, ExplorerError, location, raise_collected
+from explorer.lesson import LANGUAGES
+from explorer.links import check_links
+from explorer.markup import ParsedMarkdown, parse_markdown
+from explorer.modules import LessonModule, load_module
+from explorer.project import Lesson, Project, discover_lessons, read_strings
+from explorer.provenance import verify_data_files
+from explorer.render import (
+    PageContext,
+    data_script,
+    default_rows,
+    lesson_data,
+    make_environment,
+    render_lesson,
+)
+from explorer.runner import GridRun, Progress, json_ready, run_grid
+
+STATIC_ASSETS = ("style.css", "explorer.js", "fonts/NotoSansMath-Regular.woff2", "fonts/OFL.txt")
+SITE_SIGNATURE = ("index.html", "assets/explorer.js")
+"""Files that mark a folder as a site this tool wrote (and so may replace)."""
+
+
+@dataclass
+class Reporter:
+    """Where the build tells what it is doing; the CLI prints, tests collect."""
+
+    info: Callable[[str], None] = lambda message: None
+    warning: Callable[[str], None] = lambda message: None
+    progress: Callable[[str], Progress] = lambda slug: (lambda done, total, cached: None)
+
+
+@dataclass(frozen=True)
+class PlannedLesson:
+    """A lesson whose content and module passed validation."""
+
+    lesson: Lesson
+    """The lesson as written."""
+    module: LessonModule | None
+    """Its compute module, if it has one."""
+    parsed: dict[str, ParsedMarkdown]
+    """Its Markdown per language, math rendered, directives collected."""
+
+
+@dataclass
+class BuildReport:
+    """What a build (or check) did."""
+
+    lessons: list[str] = field(default_factory=list)
+    """Slugs of the lessons built."""
+    runs: list[GridRun] = field(default_factory=list)
+    """The grid runs, with how many points came from the cache."""
+    files: dict[str, bytes] = field(default_factory=dict)
+    """Every file of the site, by relative path."""
+    warnings: list[str] = field(default_factory=list)
+    """Problems that do not stop the build (errors under ``--strict``)."""
+    out: Path | None = None
+    """Where the site was written (``None`` for a check)."""
+
+
+def _check_directives(
+    planned: PlannedLesson, lang: str, root: Path, problems: list[str], warnings: list[str]
+) -> None:
+    parsed, module = planned.parsed[lang], planned.module
+    path = parsed.path
+    if module is None:
+        for directive in parsed.directives:
+            problems.append(
+                f"{location(path, directive.line, root)}: '{directive.kind}' needs a compute "
+                "module; add 'compute: <module>' to the front matter"
+            )
+        return
+    available = {
+        "controls": module.grid.names,
+        "chart": tuple(module.charts),
+        "readout": tuple(module.readouts),
+    }
+    placed_controls: dict[str, int] = {}
+    placed_charts: dict[str, int] = {}
+    for directive in parsed.directives:
+        where = location(path, directive.line, root)
+        names = directive.names or (module.grid.names if directive.kind == "controls" else ())
+        for name in names:
+            if name not in available[directive.kind]:
+                kind = "control" if directive.kind == "controls" else directive.kind
+                known = ", ".join(available[directive.kind]) or "none"
+                problems.append(
+                    f"{where}: unknown {kind} '{name}'; {module.name} defines: {known}"
+                )
+                continue
+            placed = {"controls": placed_controls, "chart": placed_charts}.get(directive.kind)
+            if placed is not None:
+                if name in placed:
+                    problems.append(
+                        f"{where}: the {directive.kind.rstrip('s')} '{name}' is already placed "
+                        f"on line {placed[name]}; place it once per page"
+                    )
+                placed[name] = directive.line
+    page = location(path, None, root)
+    for name in module.grid.names:
+        if name not in placed_controls:
+            warnings.append(f"{page}: no control for '{name}': learners cannot change it")
+    for name in module.charts:
+        if name not in placed_charts:
+            warnings.append(f"{page}: chart '{name}' is defined but not placed")
+
+
+def plan(project: Project, only: str | None, warnings: list[str]) -> list[PlannedLesson]:
+    """Gather and validate every lesson, its module and its Markdown (nothing is computed)."""
+    lessons = discover_lessons(project)
+    if only is not None:
+        chosen = [lesson for lesson in lessons if only in (lesson.slug, lesson.slug[:2])]
+        if not chosen:
+            known = ", ".join(lesson.slug for lesson in lessons)
+            raise ExplorerError(f"--only {only}: no such lesson; choose one of: {known}")
+        lessons = chosen
+    problems: list[str] = []
+    modules: dict[str, LessonModule] = {}
+    planned: list[PlannedLesson] = []
+    root = project.root
+    for lesson in lessons:
+        module = None
+        if lesson.compute is not None:
+            if lesson.compute not in modules:
+                first = lesson.pages[LANGUAGES[0]].source
+                named_by = location(first.path, first.meta_lines.get("compute"), root)
+                try:
+                    modules[lesson.compute] = load_module(
+                        project.compute_dir, lesson.compute, root, named_by
+                    )
+                except ExplorerError as exc:
+                    problems.append(exc.message)
+                    continue
+            module = modules[lesson.compute]
+        parsed: dict[str, ParsedMarkdown] = {}
+        for lang, page in lesson.pages.items():
+            source = page.source
+            try:
+                parsed[lang] = parse_markdown(source.path, source.body, source.body_first_line, root)
+            except ContentError as exc:
+                problems.append(exc.message)
+        if len(parsed) != len(lesson.pages):
+            continue
+        item = PlannedLesson(lesson=lesson, module=module, parsed=parsed)
+        for lang in LANGUAGES:
+            _check_directives(item, lang, root, problems, warnings)
+        planned.append(item)
+    raise_collected(problems)
+    return planned
+
+
+def _summary(planned: PlannedLesson, run: GridRun, root: Path) -> dict[str, list[dict[str, Any]]]:
+    module = planned.module
+    if module is None or module.summarize is None:
+        return {}
+    where = f"{location(module.path, None, root)}: summarize()"
+    try:
+        summary = json_ready(module.summarize(run.results), "summary")
+    except ValueError as exc:
+        raise ComputeError(f"{where} returned an unusable value: {exc}") from None
+    except Exception as exc:
+        raise ComputeError(f"{where} raised {type(exc).__name__}: {exc}") from exc
+    if not isinstance(summary, dict) or any(not isinstance(v, list) for v in summary.values()):
+        raise ComputeError(f"{where} must return {{dataset name: list of rows}}")
+    return summary
+
+
+def _chart_specs(
+    planned: PlannedLesson, run: GridRun, summary: dict[str, Any], lang: str, root: Path
+) -> dict[str, chart_tools.ChartSpec]:
+    module = planned.module
+    if module is None:
+        return {}
+    placed = {d.names[0] for d in planned.parsed[lang].directives if d.kind == "chart"}
+    specs: dict[str, chart_tools.ChartSpec] = {}
+    for name in sorted(placed):
+        spec = chart_tools.chart_spec(module.charts[name], lang, module.grid, module.path, root)
+        for key, result in run.results.items():
+            available = set(result.get("datasets", {})) | set(summary)
+            missing = sorted(set(spec.datasets) - available)
+            if missing:
+                point = dict(zip(module.grid.names, key.split("-"), strict=True))
+                raise ComputeError(
+                    f"{location(module.path, None, root)}: chart '{name}' reads dataset "
+                    f"'{missing[0]}', which compute() did not return at grid point with value "
+                    f"indices {point}; return it in result['datasets'] or fix the chart"
+                )
+        specs[name] = spec
+    return specs
+
+
+def render_site(project: Project, planned: list[PlannedLesson], report: BuildReport, reporter: Reporter, jobs: int) -> dict[str, bytes]:
+    """Compute every lesson's grid and render every file of the site, in memory."""
+    root = project.root
+    env = make_environment(project.templates_dir)
+    strings = read_strings(project)
+    files: dict[str, str | bytes] = {".nojekyll": ""}
+    cards: dict[str, list[dict[str, str]]] = {lang: [] for lang in LANGUAGES}
+    for item in planned:
+        lesson, module = item.lesson, item.module
+        run = GridRun(lesson=lesson.slug, results={"": {"readouts": {}}}, computed=0, cached=0)
+        summary: dict[str, Any] = {}
+        if module is not None:
+            checksums = verify_data_files(project.data_dir, module.data_files, root)
+            run = run_grid(
+                lesson.slug,
+                module,
+                checksums,
+                project.build_dir / "results",
+                root,
+                jobs=jobs,
+                progress=reporter.progress(lesson.slug),
+            )
+            report.runs.append(run)
+            summary = _summary(item, run, root)
+        default_key = module.grid.key(module.grid.default) if module else ""
+        result = run.results[default_key]
+        index = planned.index(item)
+        for lang_index, lang in enumerate(LANGUAGES):
+            other = LANGUAGES[(lang_index + 1) % len(LANGUAGES)]
+            prefix = "" if lang_index == 0 else f"{lang}/"
+            other_prefix = "" if other == LANGUAGES[0] else f"{other}/"
+            root_rel = "" if lang_index == 0 else "../"
+            context = PageContext(
+                lang=lang,
+                root=root_rel,
+                other_lang=other,
+                other_lang_href=f"{root_rel}{other_prefix}{lesson.slug}.html",
+                strings=strings[lang],
+                site_title=project.title[lang],
+                site_description=project.description[lang],
+            )
+            specs = _chart_specs(item, run, summary, lang, root)
+            svg_href = {}
+            for name, spec in specs.items():
+                svg_path = f"assets/charts/{lesson.slug}/{name}.{lang}.svg"
+                full = chart_tools.with_data(spec.spec, default_rows(spec, result, summary))
+                files[svg_path] = chart_tools.render_svg(full)
+                svg_href[name] = f"{root_rel}{svg_path}"
+            if module is not None:
+                data = lesson_data(module, run.results, specs, lang)
+                files[f"assets/data/{lesson.slug}.{lang}.js"] = data_script(lesson.slug, data.page_data)
+            page = lesson.pages[lang]
+
+            def neighbour(offset: int, lang: str = lang) -> dict[str, str] | None:
+                position = index + offset
+                if 0 <= position < len(planned):
+                    other_lesson = planned[position].lesson
+                    return {"href": f"{other_lesson.slug}.html", "title": other_lesson.pages[lang].title}
+                return None
+
+            files[f"{prefix}{lesson.slug}.html"] = render_lesson(
+                env,
+                context,
+                item.parsed[lang],
+                slug=lesson.slug,
+                number=lesson.slug[:2],
+                title=page.title,
+                summary_text=page.summary,
+                module=module,
+                specs=specs,
+                result=result,
+                summary=summary,
+                svg_href=svg_href,
+                previous=neighbour(-1),
+                next_=neighbour(+1),
+            )
+            cards[lang].append(
+                {
+                    "href": f"{lesson.slug}.html",
+                    "number": lesson.slug[:2],
+                    "title": page.title,
+                    "summary": page.summary,
+                }
+            )
+        report.lessons.append(lesson.slug)
+    for lang_index, lang in enumerate(LANGUAGES):
+        other = LANGUAGES[(lang_index + 1) % len(LANGUAGES)]
+        prefix = "" if lang_index == 0 else f"{lang}/"
+        root_rel = "" if lang_index == 0 else "../"
+        other_prefix = "" if other == LANGUAGES[0] else f"{other}/"
+        context = PageContext(
+            lang=lang,
+            root=root_rel,
+            other_lang=other,
+            other_lang_href=f"{root_rel}{other_prefix}index.html",
+            strings=strings[lang],
+            site_title=project.title[lang],
+            site_description=project.description[lang],
+        )
+        files[f"{prefix}index.html"] = env.get_template("index.html").render(
+            **context.variables(), lessons=cards[lang]
+        )
+    files["404.html"] = env.get_template("404.html").render(
+        langs=LANGUAGES,
+        strings=strings,
+        titles=project.title,
+        index_hrefs={
+            lang: ("index.html" if i == 0 else f"{lang}/index.html")
+            for i, lang in enumerate(LANGUAGES)
+        },
+    )
+    files["assets/vega.js"] = chart_tools.vega_bundle()
+    static = project.templates_dir / "static"
+    for name in STATIC_ASSETS:
+        files[f"assets/{name}"] = (static / name).read_bytes()
+    return {
+        path: content.encode("utf-8") if isinstance(content, str) else content
+        for path, content in sorted(files.items())
+    }
+
+
+def write_site(files: dict[str, bytes], out: Path) -> None:
+    """Write ``files`` to a new folder beside ``out``, then swap it in."""
+    out = out.resolve()
+    if out.exists() and (not out.is_dir() or (
+        any(out.iterdir()) and not all((out / name).is_file() for name in SITE_SIGNATURE)
+    )):
+        raise ExplorerError(
+            f"{out}: exists and is not a site built by explorer; choose an empty or new "
+            "folder with --out (nothing was written)"
+        )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = out.parent / f".{out.name}.new-{os.getpid()}"
+    retired = out.parent / f".{out.name}.old-{os.getpid()}"
+    shutil.rmtree(staging, ignore_errors=True)
+    try:
+        for path, content in files.items():
+            target = staging / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(content)
+        if out.exists():
+            out.rename(retired)
+        staging.rename(out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        if retired.exists() and not out.exists():
+            retired.rename(out)
+        raise
+    shutil.rmtree(retired, ignore_errors=True)
+
+
+def build(
+    project: Project,
+    out: Path | None = None,
+    *,
+    only: str | None = None,
+    jobs: int = 1,
+    strict: bool = False,
+    reporter: Reporter | None = None,
+    write: bool = True,
+) -> BuildReport:
+    """Build the site of ``project`` into ``out`` (default ``build/site``).
+
+    With ``write=False`` everything is validated, computed, rendered and
+    link-checked, but the site folder is not touched (``explorer check``).
+    """
+    reporter = reporter or Reporter()
+    report = BuildReport()
+    planned = plan(project, only, report.warnings)
+    if strict and report.warnings:
+        raise_collected([f"{w} (an error under --strict)" for w in report.warnings])
+    for warning in report.warnings:
+        reporter.warning(warning)
+    report.files = render_site(project, planned, report, reporter, jobs)
+    check_links(report.files)
+    if write:
+        report.out = (out or project.build_dir / "site").resolve()
+        write_site(report.files, report.out)
+    return report

@@ -1,0 +1,67 @@
+"""One exception family for everything a course author can get wrong.
+
+Library code raises these; the command line prints the message once and exits
+non-zero (click's ``ClickException`` does both).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import click
+
+
+class ExplorerError(click.ClickException):
+    """A problem the author can fix; the message says where and how."""
+
+    exit_code = 1
+
+
+def location(path: Path, line: int | None = None, root: Path | None = None) -> str:
+    """``content/ko/03-dp.md:12`` — the path relative to the project, with a line if known."""
+    shown = path
+    if root is not None:
+        try:
+            shown = path.resolve().relative_to(root.resolve())
+        except ValueError:
+            shown = path
+    return f"{shown}:{line}" if line is not None else str(shown)
+
+
+class ContentError(ExplorerError):
+    """A Markdown lesson or site file is malformed."""
+
+
+class ModuleError(ExplorerError):
+    """A compute module breaks the lesson contract (see ``explorer.lesson``)."""
+
+
+class ComputeError(ExplorerError):
+    """A compute function raised or returned something a page cannot show."""
+
+
+class DataError(ExplorerError):
+    """A data file is missing or does not match its checksum in data/SOURCES.md."""
+
+
+class LinkError(ExplorerError):
+    """A page links to a file or anchor that the site does not contain."""
+
+
+class Problems(ExplorerError):
+    """Several problems found while validating; all are reported at once."""
+
+    def __init__(self, messages: Sequence[str]) -> None:
+        self.messages = list(messages)
+        count = len(self.messages)
+        header = "1 problem found:" if count == 1 else f"{count} problems found:"
+        super().__init__("\n".join([header, *(f"  {m}" for m in self.messages)]))
+
+
+def raise_collected(messages: Sequence[str]) -> None:
+    """Raise :class:`Problems` when ``messages`` is not empty."""
+    if len(messages) == 1:
+        raise ExplorerError(messages[0])
+    if messages:
+        raise Problems(messages)

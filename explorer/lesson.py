@@ -1,0 +1,184 @@
+"""The lesson module contract: what a module in ``compute/`` declares.
+
+A lesson module is an ordinary Python module that defines four names::
+
+    GRID: Grid                      # the parameters a learner moves, with their values
+    def compute(**point) -> dict    # one grid point -> a JSON-ready result
+    CHARTS: tuple[Chart, ...]       # Vega-Altair charts over the result's named datasets
+    READOUTS: tuple[Readout, ...]   # numbers or strings of the current grid point
+
+and, when it reads files from ``data/``, ``DATA_FILES: tuple[str, ...]`` with
+their names, so that the build verifies their checksums first and keys the result
+cache on them.
+
+``compute(**point)`` returns ``{"readouts": {...}, "datasets": {...}}``:
+
+* ``readouts`` maps each readout name to a number, a string, or a mapping
+  ``{"ko": ..., "en": ...}`` when the text differs by language;
+* ``datasets`` maps each dataset name to a list of flat row objects.
+
+Every value must be JSON-ready, with no NaN or Infinity. Seeds are grid
+parameters or module constants, never global random state.
+
+A chart's spec names its data with ``alt.Data(name=...)``. When a chart declares
+a Vega-Lite parameter named like a grid parameter (``alt.param(name="epsilon")``),
+the page keeps it equal to the current value, so a chart over the whole grid can
+highlight the current point. A module may also define
+``summarize(results: Mapping[str, dict]) -> dict[str, list[dict]]``: datasets
+computed once from every grid point's result (keyed by :meth:`Grid.key`), shared
+by all points.
+
+The module imports nothing from ``explorer`` except this file, so its library
+functions stay reusable on their own.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+LANGUAGES: tuple[str, ...] = ("ko", "en")
+"""Every page string exists in these languages; the first is the site's default."""
+
+Scalar = str | int | float | bool
+Text = Mapping[str, str]
+"""A page string in every language, e.g. ``{"ko": "질의", "en": "Query"}``."""
+
+
+def canonical_text(value: Scalar) -> str:
+    """The value as it appears in the URL hash and the page data: stable and short.
+
+    >>> canonical_text(0.5), canonical_text(2.0), canonical_text(20), canonical_text("count")
+    ('0.5', '2', '20', 'count')
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter a learner moves: a control on the page."""
+
+    name: str
+    """Identifier used in the URL hash, in Vega-Lite params and as ``compute``'s keyword."""
+    values: tuple[Scalar, ...]
+    """The grid values, in the order the control shows them."""
+    default: Scalar
+    """The value shown when the page opens (and in the static SVG fallbacks)."""
+    label: Text
+    """The control's label in every language."""
+    value_labels: Mapping[str, tuple[str, ...]] | None = None
+    """Optional display text per language for each value (e.g. query names)."""
+    widget: Literal["auto", "slider", "choice"] = "auto"
+    """``slider`` for ordered numbers, ``choice`` for radio buttons; ``auto`` picks."""
+
+    @property
+    def value_texts(self) -> tuple[str, ...]:
+        """The canonical text of each value (see :func:`canonical_text`)."""
+        return tuple(canonical_text(v) for v in self.values)
+
+    @property
+    def default_index(self) -> int:
+        """Position of :attr:`default` in :attr:`values`."""
+        return self.values.index(self.default)
+
+    @property
+    def resolved_widget(self) -> Literal["slider", "choice"]:
+        """The widget actually drawn: numbers with more than four values get a slider."""
+        if self.widget != "auto":
+            return self.widget
+        numeric = all(
+            isinstance(v, int | float) and not isinstance(v, bool) for v in self.values
+        )
+        return "slider" if numeric and len(self.values) > 4 else "choice"
+
+    def display(self, index: int, lang: str) -> str:
+        """The text shown for the value at ``index`` in language ``lang``."""
+        if self.value_labels is not None:
+            return self.value_labels[lang][index]
+        return self.value_texts[index]
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The parameter grid of a lesson: the cartesian product of its params.
+
+    Iteration order is deterministic: the last parameter varies fastest, like
+    scikit-learn's ``ParameterGrid`` with a fixed key order.
+    """
+
+    params: tuple[Param, ...]
+    """The parameters, in the order their controls appear."""
+
+    def __len__(self) -> int:
+        return math.prod(len(p.values) for p in self.params)
+
+    def __iter__(self) -> Iterator[dict[str, Scalar]]:
+        names = [p.name for p in self.params]
+        for combo in itertools.product(*(p.values for p in self.params)):
+            yield dict(zip(names, combo, strict=True))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The parameter names, in order."""
+        return tuple(p.name for p in self.params)
+
+    @property
+    def default(self) -> dict[str, Scalar]:
+        """The grid point shown when a page opens."""
+        return {p.name: p.default for p in self.params}
+
+    def param(self, name: str) -> Param:
+        """The parameter called ``name`` (``KeyError`` if there is none)."""
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def key(self, point: Mapping[str, Scalar]) -> str:
+        """The point's key in the page data: value indices joined by ``-`` (e.g. ``0-4-2``)."""
+        return "-".join(str(p.values.index(point[p.name])) for p in self.params)
+
+
+@dataclass(frozen=True)
+class Readout:
+    """A live number or string of the current grid point, placed in the prose."""
+
+    name: str
+    """Key in the result's ``readouts`` and in ``{{< readout NAME >}}``."""
+    label: Text
+    """What the value is, in every language (used as the readout's accessible name)."""
+    format: str = ""
+    """Python format spec applied to numbers at build time, e.g. ``".3f"`` or ``",d"``."""
+    unit: Text | None = None
+    """Unit appended after a space, in every language (``MPa``, ``회``)."""
+
+    def text(self, value: Any, lang: str) -> str:
+        """The readout as shown on the page in ``lang``."""
+        if isinstance(value, Mapping):
+            value = value[lang]
+        if isinstance(value, bool):
+            raise TypeError(f"readout {self.name!r} is a bool; give a number or a string")
+        body = format(value, self.format) if isinstance(value, int | float) else str(value)
+        if isinstance(value, float) and body.startswith("-") and float(body) == 0:
+            body = body[1:]  # "-0.00" reads as a different number to a learner
+        body = body.replace("-", "−") if isinstance(value, int | float) else body
+        return f"{body} {self.unit[lang]}" if self.unit else body
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A Vega-Altair chart drawn from the result's named datasets."""
+
+    name: str
+    """Used in ``{{< chart NAME >}}`` and in asset file names."""
+    build: Callable[[str], Any]
+    """``build(lang)`` returns an Altair chart whose titles are in ``lang``."""
+    description: Text
+    """A sentence describing what the chart shows, read by screen readers and shown as caption."""

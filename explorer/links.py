@@ -1,0 +1,80 @@
+"""Check every link and asset reference inside a built site, before it is written.
+
+Relative references must name a file of the site (and an ``id`` in it for
+``#fragment``); root-absolute paths would break under a sub-path, and anything
+loaded from outside the site would break offline, so both are errors. Plain
+hyperlinks to the web (references) are allowed.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Mapping
+from html.parser import HTMLParser
+from urllib.parse import unquote, urlsplit
+
+from explorer.errors import LinkError
+
+CSS_URL = re.compile(r"url\(\s*['\"]?([^'\")]+)['\"]?\s*\)")
+
+
+class _References(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.ids: set[str] = set()
+        self.refs: list[tuple[str, str, str, int]] = []  # (tag, attribute, url, line)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if name in ("id", "name") and value and (name == "id" or tag == "a"):
+                self.ids.add(value)
+            if name in ("href", "src") and value is not None:
+                self.refs.append((tag, name, value, self.getpos()[0]))
+
+
+def check_links(files: Mapping[str, bytes]) -> None:
+    """Raise :class:`LinkError` listing every broken or outside reference in ``files``."""
+    parsed: dict[str, _References] = {}
+    for path, content in files.items():
+        if path.endswith(".html"):
+            refs = _References()
+            refs.feed(content.decode("utf-8"))
+            parsed[path] = refs
+    problems: list[str] = []
+    for page, refs in sorted(parsed.items()):
+        if page == "404.html":
+            continue  # served at any depth by the host; its one link is to the site root
+        for tag, attribute, url, line in refs.refs:
+            parts = urlsplit(url)
+            where = f"{page}:{line}"
+            if parts.scheme in ("http", "https", "mailto") and tag == "a":
+                continue
+            if parts.scheme == "data":
+                continue
+            if parts.scheme or url.startswith("//"):
+                problems.append(f"{where}: <{tag} {attribute}> loads {url} from outside the site")
+                continue
+            if url.startswith("/"):
+                problems.append(
+                    f"{where}: '{url}' is root-absolute; use a relative path so any base path works"
+                )
+                continue
+            target = page if not parts.path else posixpath.normpath(
+                posixpath.join(posixpath.dirname(page), unquote(parts.path))
+            )
+            if target not in files:
+                problems.append(f"{where}: '{url}' points to {target}, which the site does not contain")
+            elif parts.fragment and target in parsed and parts.fragment not in parsed[target].ids:
+                problems.append(f"{where}: '{url}': {target} has no element with id '{parts.fragment}'")
+    for path, content in sorted(files.items()):
+        if path.endswith(".css"):
+            for url in CSS_URL.findall(content.decode("utf-8")):
+                if url.startswith("data:"):
+                    continue
+                target = posixpath.normpath(posixpath.join(posixpath.dirname(path), url))
+                if target not in files:
+                    problems.append(f"{path}: url({url}) points to {target}, which the site does not contain")
+    if problems:
+        header = "1 broken reference:" if len(problems) == 1 else f"{len(problems)} broken references:"
+        raise LinkError("\n  ".join([header, *problems]))

@@ -1,0 +1,230 @@
+"""Markdown with LaTeX math and interactive directives -> HTML.
+
+Authors write ordinary Markdown plus:
+
+* ``$...$`` and ``$$...$$`` — LaTeX, turned into MathML at build time;
+* ``{{< controls [NAME ...] >}}`` and ``{{< chart NAME >}}`` on a line of their own;
+* ``{{< readout NAME >}}`` inside a sentence.
+
+Math and directives are cut out before Markdown runs (so Markdown never mangles
+them), replaced by placeholder words, and put back afterwards. Code spans and
+fenced code blocks are left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import markdown
+from latex2mathml.converter import convert as latex_to_mathml
+from markdown.extensions.toc import slugify_unicode
+
+from explorer.errors import ContentError, location
+
+DIRECTIVE = re.compile(r"\{\{<\s*(?P<kind>[A-Za-z_]+)(?P<args>[^>]*?)\s*>\}\}")
+BLOCK_KINDS = ("controls", "chart")
+INLINE_KINDS = ("readout",)
+INLINE_MATH = re.compile(r"(?<![\\$])\$(?=[^\s$])(?P<tex>(?:\\.|[^$\\\n])+?)(?<=\S)\$(?!\d)")
+CODE_SPAN = re.compile(r"(`+).+?\1")
+FENCE = re.compile(r"^\s*(```|~~~)")
+TOKEN = "xqzplaceholder{}xqz"
+TOKEN_PATTERN = re.compile(r"xqzplaceholder(\d+)xqz")
+MARKDOWN_EXTENSIONS = ["tables", "admonition", "attr_list", "footnotes", "fenced_code", "toc"]
+
+
+@dataclass(frozen=True)
+class Directive:
+    """An interactive element the author placed in the Markdown."""
+
+    kind: str
+    """``controls``, ``chart`` or ``readout``."""
+    names: tuple[str, ...]
+    """What it refers to: parameter, chart or readout names."""
+    line: int
+    """1-based line in the Markdown file."""
+
+
+@dataclass(frozen=True)
+class ParsedMarkdown:
+    """Markdown with its math rendered and its directives collected, ready to fill in."""
+
+    path: Path
+    """The Markdown file."""
+    html: str
+    """HTML with a placeholder word where each directive goes."""
+    slots: tuple[Directive | None, ...]
+    """Placeholder ``i`` stands for ``slots[i]`` (``None`` for math, already filled in)."""
+    headings: tuple[tuple[str, str], ...]
+    """(id, text) of each ``##`` section, for the page's table of contents."""
+
+    @property
+    def directives(self) -> tuple[Directive, ...]:
+        """The interactive elements, in the order they appear."""
+        return tuple(d for d in self.slots if d is not None)
+
+    def fill(self, render: Callable[[Directive], str]) -> str:
+        """The final HTML, with ``render(directive)`` in place of each placeholder."""
+
+        def replace(match: re.Match[str]) -> str:
+            directive = self.slots[int(match.group(1))]
+            assert directive is not None  # math placeholders were filled by parse_markdown
+            return render(directive)
+
+        return TOKEN_PATTERN.sub(replace, self.html)
+
+
+def render_math(tex: str, display: bool, where: str) -> str:
+    """One LaTeX formula as MathML; unknown commands are an error naming ``where``."""
+    try:
+        mathml = latex_to_mathml(tex, display="block" if display else "inline")
+    except Exception as exc:  # latex2mathml raises a variety of plain exceptions
+        raise ContentError(
+            f"{where}: cannot read the formula ${tex}$ ({exc}); check the LaTeX syntax"
+        ) from None
+    unknown = re.search(r">(\\[A-Za-z]*|\\)<", mathml)
+    if unknown:
+        raise ContentError(
+            f"{where}: the formula ${tex}$ uses {unknown.group(1)!r}, which cannot be "
+            "turned into MathML; use a standard LaTeX command (e.g. D^{\\prime} for D′)"
+        )
+    return mathml
+
+
+class _Extractor:
+    """Replaces math and directives by placeholder words, remembering what they were."""
+
+    def __init__(self, path: Path, first_line: int, root: Path | None) -> None:
+        self.path, self.first_line, self.root = path, first_line, root
+        self.directives: list[Directive | None] = []
+        self.snippets: dict[int, str] = {}
+
+    def where(self, index: int) -> str:
+        return location(self.path, self.first_line + index, self.root)
+
+    def placeholder(self, directive: Directive | None = None, html: str = "") -> str:
+        number = len(self.directives)
+        self.directives.append(directive)
+        if directive is None:
+            self.snippets[number] = html
+        return TOKEN.format(number)
+
+    def directive(self, match: re.Match[str], index: int, block: bool) -> str:
+        kind, names = match.group("kind"), tuple(match.group("args").split())
+        where = self.where(index)
+        if kind not in BLOCK_KINDS + INLINE_KINDS:
+            known = ", ".join(BLOCK_KINDS + INLINE_KINDS)
+            raise ContentError(f"{where}: unknown directive '{kind}'; use one of: {known}")
+        if kind in BLOCK_KINDS and not block:
+            raise ContentError(
+                f"{where}: '{{{{< {kind} ... >}}}}' must stand on a line of its own"
+            )
+        if kind in ("chart", "readout") and len(names) != 1:
+            raise ContentError(
+                f"{where}: '{kind}' takes exactly one name, e.g. {{{{< {kind} NAME >}}}}"
+            )
+        return self.placeholder(Directive(kind, names, self.first_line + index))
+
+    def inline(self, text: str, index: int) -> str:
+        """Math, readouts and escaped dollars in one line, outside code spans."""
+        parts, last = [], 0
+        for code in CODE_SPAN.finditer(text):
+            parts.append(self._inline_plain(text[last : code.start()], index))
+            parts.append(code.group(0))
+            last = code.end()
+        parts.append(self._inline_plain(text[last:], index))
+        return "".join(parts)
+
+    def _inline_plain(self, text: str, index: int) -> str:
+        text = DIRECTIVE.sub(lambda m: self.directive(m, index, block=False), text)
+        text = INLINE_MATH.sub(
+            lambda m: self.placeholder(
+                html=render_math(m.group("tex"), display=False, where=self.where(index))
+            ),
+            text,
+        )
+        if "\\$" in text:
+            text = text.replace("\\$", self.placeholder(html="&#36;"))
+        return text
+
+    def run(self, body: str) -> str:
+        lines = body.split("\n")
+        out: list[str] = []
+        in_fence, i = False, 0
+        while i < len(lines):
+            line = lines[i]
+            if FENCE.match(line):
+                in_fence = not in_fence
+                out.append(line)
+            elif in_fence:
+                out.append(line)
+            elif line.strip().startswith("$$"):
+                i = self._display_math(lines, i, out)
+            elif (whole := DIRECTIVE.fullmatch(line.strip())) and whole.group(
+                "kind"
+            ) in BLOCK_KINDS:
+                out.extend(["", self.directive(whole, i, block=True), ""])
+            else:
+                out.append(self.inline(line, i))
+            i += 1
+        return "\n".join(out)
+
+    def _display_math(self, lines: list[str], start: int, out: list[str]) -> int:
+        """Consume ``$$ ... $$`` (one or several lines); return the index of its last line."""
+        collected, end = lines[start].strip()[2:], start
+        while not collected.rstrip().endswith("$$"):
+            end += 1
+            if end == len(lines):
+                raise ContentError(
+                    f"{self.where(start)}: display math opened with '$$' is never closed; "
+                    "end it with '$$'"
+                )
+            collected += "\n" + lines[end]
+        tex = collected.rstrip()[:-2].strip()
+        if not tex:
+            raise ContentError(f"{self.where(start)}: empty display math '$$ $$'")
+        html = render_math(tex, display=True, where=self.where(start))
+        out.extend(["", self.placeholder(html=f'<div class="math-display">{html}</div>'), ""])
+        return end
+
+
+def parse_markdown(path: Path, body: str, first_line: int, root: Path | None = None) -> ParsedMarkdown:
+    """Render ``body`` (which starts at ``first_line`` of ``path``) to HTML with placeholders."""
+    extractor = _Extractor(path, first_line, root)
+    text = extractor.run(body)
+    md = markdown.Markdown(
+        extensions=MARKDOWN_EXTENSIONS,
+        extension_configs={"toc": {"slugify": slugify_unicode, "toc_depth": "2"}},
+        output_format="html",
+    )
+    html = md.convert(text)
+    # Block placeholders come back wrapped in a paragraph of their own.
+    html = re.sub(r"<p>(xqzplaceholder\d+xqz)</p>", r"\1", html)
+    found = {int(n) for n in TOKEN_PATTERN.findall(html)}
+    lost = sorted(set(range(len(extractor.directives))) - found)
+    if lost:
+        kind = extractor.directives[lost[0]]
+        what = f"the '{kind.kind}' directive" if kind else "a formula"
+        raise ContentError(
+            f"{location(path, None, root)}: {what} ended up where HTML cannot hold it "
+            "(inside a link or an attribute?); move it into plain text"
+        )
+    slots = tuple(extractor.directives)
+    # Math and escaped dollars are finished HTML: put them back now.
+    html = TOKEN_PATTERN.sub(
+        lambda m: extractor.snippets[int(m.group(1))]
+        if slots[int(m.group(1))] is None
+        else m.group(0),
+        html,
+    )
+    headings = tuple(
+        (item["id"], item["name"]) for item in md.toc_tokens  # type: ignore[attr-defined]
+    )
+    return ParsedMarkdown(
+        path=path,
+        html=html,
+        slots=slots,
+        headings=headings,
+    )

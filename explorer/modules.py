@@ -1,0 +1,247 @@
+"""Load the compute modules that lessons name, and check them against the contract.
+
+See :mod:`explorer.lesson` for what a module declares. Modules are imported from
+the project's ``compute/`` folder by file path, so two projects (say, the course
+and a test's sample project) never share a module object.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.util
+import re
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from explorer.errors import ModuleError, location, raise_collected
+from explorer.lesson import LANGUAGES, Chart, Grid, Param, Readout, canonical_text
+
+IDENTIFIER = re.compile(r"^[a-z_][a-z0-9_]*$")
+DEFINES_GRID = re.compile(r"^GRID\s*[:=]", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class LessonModule:
+    """A compute module that passed the contract checks."""
+
+    name: str
+    """Module name, as lessons write it in ``compute:``."""
+    path: Path
+    """The module's file."""
+    grid: Grid
+    """Its parameter grid."""
+    compute: Callable[..., Any]
+    """``compute(**point)`` -> result."""
+    charts: dict[str, Chart]
+    """Charts by name."""
+    readouts: dict[str, Readout]
+    """Readouts by name."""
+    data_files: tuple[str, ...]
+    """Files in ``data/`` it reads."""
+    summarize: Callable[..., Any] | None
+    """Optional whole-grid datasets (see :mod:`explorer.lesson`)."""
+    source_digest: str
+    """SHA-256 over the module's source and the project modules it imports."""
+
+
+def known_modules(compute_dir: Path) -> list[str]:
+    """Names of the lesson modules in ``compute_dir`` (those that define ``GRID``)."""
+    return sorted(
+        path.stem
+        for path in compute_dir.glob("*.py")
+        if not path.stem.startswith("_") and DEFINES_GRID.search(path.read_text("utf-8"))
+    )
+
+
+def _local_imports(path: Path, root: Path) -> Iterator[Path]:
+    """Project files that ``path`` imports (``compute.x``, ``from compute import x``, relative)."""
+    tree = ast.parse(path.read_text("utf-8"), filename=str(path))
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = path.parent
+                for _ in range(node.level - 1):
+                    base = base.parent
+                parts = (node.module or "").split(".") if node.module else []
+                names = [
+                    ".".join([*base.relative_to(root).parts, *parts, alias.name])
+                    for alias in node.names
+                ] + [".".join([*base.relative_to(root).parts, *parts])]
+            elif node.module:
+                names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+        for name in names:
+            candidate = root.joinpath(*name.split("."))
+            for file in (candidate.with_suffix(".py"), candidate / "__init__.py"):
+                if file.is_file():
+                    yield file
+
+
+def source_digest(path: Path, root: Path) -> str:
+    """SHA-256 of ``path`` and, recursively, of every project file it imports."""
+    seen: dict[Path, bytes] = {}
+    todo = [path.resolve()]
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen[current] = current.read_bytes()
+        todo.extend(p.resolve() for p in _local_imports(current, root))
+    digest = hashlib.sha256()
+    for file in sorted(seen):
+        digest.update(str(file.relative_to(root)).encode() + b"\0" + seen[file] + b"\0")
+    return digest.hexdigest()
+
+
+def import_module_file(path: Path, root: Path) -> ModuleType:
+    """Import ``path`` under a name unique to the project, with ``root`` importable."""
+    # The name changes with the path and the source, so an edited module is imported afresh.
+    fingerprint = hashlib.sha256(str(path.resolve()).encode() + b"\0" + path.read_bytes())
+    unique = "explorer_lesson_" + fingerprint.hexdigest()[:16]
+    if unique in sys.modules:
+        return sys.modules[unique]
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    spec = importlib.util.spec_from_file_location(unique, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[unique] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[unique]
+        raise
+    return module
+
+
+def _check_text(value: Any, what: str) -> str | None:
+    if not isinstance(value, dict) or any(
+        not isinstance(value.get(lang), str) or not value[lang] for lang in LANGUAGES
+    ):
+        return f"{what} must give a text for every language ({', '.join(LANGUAGES)})"
+    return None
+
+
+def _check_param(param: Any, problems: list[str], where: str) -> None:
+    if not isinstance(param, Param):
+        problems.append(f"{where}: GRID.params must hold Param objects, got {param!r}")
+        return
+    name = param.name
+    if not isinstance(name, str) or not IDENTIFIER.match(name):
+        problems.append(f"{where}: grid parameter name {name!r} must be a lowercase identifier")
+    values = param.values
+    if not isinstance(values, list | tuple) or isinstance(values, str):
+        problems.append(
+            f"{where}: grid parameter '{name}' values must be a list, got {values!r}; "
+            f"write e.g. values=(0.1, 1.0)"
+        )
+        return
+    if not values:
+        problems.append(
+            f"{where}: grid parameter '{name}' has no values; give at least one value"
+        )
+        return
+    bad = [v for v in values if not isinstance(v, str | int | float | bool)]
+    if bad:
+        problems.append(
+            f"{where}: grid parameter '{name}' values must be numbers or strings, got {bad[0]!r}"
+        )
+        return
+    if len({canonical_text(v) for v in values}) != len(values):
+        problems.append(f"{where}: grid parameter '{name}' lists a value twice")
+    if param.default not in values:
+        problems.append(
+            f"{where}: grid parameter '{name}' default {param.default!r} is not one of its values"
+        )
+    if problem := _check_text(param.label, f"grid parameter '{name}' label"):
+        problems.append(f"{where}: {problem}")
+    if param.value_labels is not None:
+        for lang in LANGUAGES:
+            labels = param.value_labels.get(lang) if isinstance(param.value_labels, dict) else None
+            if not isinstance(labels, list | tuple) or len(labels) != len(values):
+                problems.append(
+                    f"{where}: grid parameter '{name}' value_labels[{lang!r}] must have "
+                    f"one text per value ({len(values)})"
+                )
+
+
+def check_contract(module: ModuleType, name: str, path: Path, root: Path) -> LessonModule:
+    """Validate a freshly imported module; collect every problem, then raise once."""
+    where = location(path, None, root)
+    problems: list[str] = []
+    grid = getattr(module, "GRID", None)
+    if not isinstance(grid, Grid):
+        problems.append(f"{where}: GRID must be an explorer.lesson.Grid, got {grid!r}")
+    else:
+        if not isinstance(grid.params, tuple | list) or not grid.params:
+            problems.append(f"{where}: GRID needs at least one Param")
+        else:
+            for param in grid.params:
+                _check_param(param, problems, where)
+            names = [getattr(p, "name", None) for p in grid.params]
+            if len(set(names)) != len(names):
+                problems.append(f"{where}: two grid parameters share a name")
+    compute = getattr(module, "compute", None)
+    if not callable(compute):
+        problems.append(f"{where}: define compute(**point) returning a result dict")
+    charts: dict[str, Chart] = {}
+    for chart in getattr(module, "CHARTS", ()):
+        if not isinstance(chart, Chart):
+            problems.append(f"{where}: CHARTS must hold Chart objects, got {chart!r}")
+            continue
+        if not IDENTIFIER.match(chart.name) or chart.name in charts:
+            problems.append(f"{where}: chart name {chart.name!r} is not a unique identifier")
+        if problem := _check_text(chart.description, f"chart '{chart.name}' description"):
+            problems.append(f"{where}: {problem}")
+        charts[chart.name] = chart
+    readouts: dict[str, Readout] = {}
+    for readout in getattr(module, "READOUTS", ()):
+        if not isinstance(readout, Readout):
+            problems.append(f"{where}: READOUTS must hold Readout objects, got {readout!r}")
+            continue
+        if not IDENTIFIER.match(readout.name) or readout.name in readouts:
+            problems.append(f"{where}: readout name {readout.name!r} is not a unique identifier")
+        if problem := _check_text(readout.label, f"readout '{readout.name}' label"):
+            problems.append(f"{where}: {problem}")
+        readouts[readout.name] = readout
+    data_files = tuple(getattr(module, "DATA_FILES", ()))
+    summarize = getattr(module, "summarize", None)
+    raise_collected(problems)
+    return LessonModule(
+        name=name,
+        path=path,
+        grid=grid,  # type: ignore[arg-type]
+        compute=compute,  # type: ignore[arg-type]
+        charts=charts,
+        readouts=readouts,
+        data_files=data_files,
+        summarize=summarize if callable(summarize) else None,
+        source_digest=source_digest(path, root),
+    )
+
+
+def load_module(compute_dir: Path, name: str, root: Path, named_by: str) -> LessonModule:
+    """Import and check the module ``name`` that the lesson file ``named_by`` asks for."""
+    path = compute_dir / f"{name}.py"
+    if not path.is_file():
+        known = ", ".join(known_modules(compute_dir)) or "none yet"
+        raise ModuleError(
+            f"{named_by}: compute module '{name}' does not exist in "
+            f"{location(compute_dir, None, root)}/ (known modules: {known}); "
+            "fix the 'compute:' key or add the module"
+        )
+    try:
+        module = import_module_file(path, root)
+    except Exception as exc:
+        raise ModuleError(
+            f"{location(path, None, root)}: importing the module failed: "
+            f"{type(exc).__name__}: {exc}"
+        ) from exc
+    return check_contract(module, name, path, root)

@@ -1,0 +1,253 @@
+"""A course project on disk: its site settings and its lessons, read and validated.
+
+A project is a folder with ``site.yml``, ``content/<lang>/<slug>.md`` for every
+lesson and language, ``compute/`` for the lesson modules and ``data/`` for their
+data files. Nothing here runs a compute module; see :mod:`explorer.modules`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from explorer.errors import ContentError, location, raise_collected
+from explorer.frontmatter import SourceText, read_text, split_front_matter
+from explorer.lesson import LANGUAGES, Text
+
+SITE_FILE = "site.yml"
+SLUG = re.compile(r"^[0-9]{2}-[a-z0-9]+(-[a-z0-9]+)*$")
+MODULE_NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
+FRONT_MATTER_KEYS = {
+    "title": "the page title",
+    "summary": "one sentence for the lesson's card on the index page",
+    "order": "the lesson's position on the index page (a whole number)",
+    "compute": "the compute module in compute/ (without .py), if the lesson is interactive",
+}
+REQUIRED_KEYS = ("title", "summary", "order")
+BUILTIN_TEMPLATES = Path(__file__).resolve().parent.parent / "site_templates"
+
+
+@dataclass(frozen=True)
+class Project:
+    """Where a course project lives and what its site is called."""
+
+    root: Path
+    """The project folder (holds ``site.yml``)."""
+    title: Text
+    """The site title in every language."""
+    description: Text
+    """The sentence under the title on the index page, in every language."""
+
+    @property
+    def content_dir(self) -> Path:
+        """``content/``: one folder per language with a Markdown file per lesson."""
+        return self.root / "content"
+
+    @property
+    def compute_dir(self) -> Path:
+        """``compute/``: one Python module per interactive lesson."""
+        return self.root / "compute"
+
+    @property
+    def data_dir(self) -> Path:
+        """``data/``: data files with their provenance in ``SOURCES.md``."""
+        return self.root / "data"
+
+    @property
+    def templates_dir(self) -> Path:
+        """The project's ``site_templates/`` if it has one, else the explorer's own."""
+        own = self.root / "site_templates"
+        return own if own.is_dir() else BUILTIN_TEMPLATES
+
+    @property
+    def build_dir(self) -> Path:
+        """``build/``: everything the build writes."""
+        return self.root / "build"
+
+
+@dataclass(frozen=True)
+class LessonPage:
+    """One lesson in one language, as written by the author."""
+
+    lang: str
+    """Language code (``ko``, ``en``)."""
+    source: SourceText
+    """The file, its front matter and its Markdown body."""
+    title: str
+    """The page title."""
+    summary: str
+    """The index card sentence."""
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """A lesson in every language, with the compute module it names."""
+
+    slug: str
+    """File stem shared by every language, e.g. ``03-differential-privacy``."""
+    order: int
+    """Position on the index page."""
+    compute: str | None
+    """Name of the module in ``compute/``, or ``None`` for a text-only lesson."""
+    pages: dict[str, LessonPage]
+    """The lesson in each language."""
+
+
+def _text_field(data: dict[str, Any], key: str, where: str) -> Text:
+    value = data.get(key)
+    if not isinstance(value, dict) or any(
+        not isinstance(value.get(lang), str) or not value[lang].strip() for lang in LANGUAGES
+    ):
+        langs = ", ".join(LANGUAGES)
+        raise ContentError(
+            f"{where}: '{key}' must give a text for every language ({langs}), e.g.\n"
+            f"  {key}:\n" + "".join(f"    {lang}: ...\n" for lang in LANGUAGES)
+        )
+    return {lang: value[lang].strip() for lang in LANGUAGES}
+
+
+def load_project(root: Path) -> Project:
+    """Read ``site.yml`` of the project at ``root``."""
+    root = root.resolve()
+    site_file = root / SITE_FILE
+    if not site_file.is_file():
+        raise ContentError(
+            f"{site_file}: not found; run explorer in a course project folder "
+            f"(one with {SITE_FILE}, content/ and compute/) or pass --project DIR"
+        )
+    try:
+        data = yaml.safe_load(read_text(site_file, root))
+    except yaml.MarkedYAMLError as exc:
+        line = exc.problem_mark.line + 1 if exc.problem_mark else None
+        raise ContentError(
+            f"{location(site_file, line, root)}: malformed YAML: {exc.problem}"
+        ) from None
+    where = location(site_file, None, root)
+    if not isinstance(data, dict):
+        raise ContentError(f"{where}: expected 'title:' and 'description:' keys")
+    return Project(
+        root=root,
+        title=_text_field(data, "title", where),
+        description=_text_field(data, "description", where),
+    )
+
+
+def _lesson_page(source: SourceText, lang: str, root: Path, problems: list[str]) -> LessonPage:
+    meta, lines = source.meta, source.meta_lines
+
+    def where(key: str | None = None) -> str:
+        return location(source.path, lines.get(key, 2) if key else 2, root)
+
+    for key in meta:
+        if key not in FRONT_MATTER_KEYS:
+            allowed = ", ".join(FRONT_MATTER_KEYS)
+            problems.append(f"{where(key)}: unknown front matter key '{key}'; allowed: {allowed}")
+    for key in REQUIRED_KEYS:
+        if key not in meta:
+            problems.append(
+                f"{where()}: front matter is missing '{key}' ({FRONT_MATTER_KEYS[key]})"
+            )
+    for key in ("title", "summary"):
+        if key in meta and (not isinstance(meta[key], str) or not meta[key].strip()):
+            problems.append(f"{where(key)}: '{key}' must be a non-empty text")
+    if "order" in meta and (isinstance(meta["order"], bool) or not isinstance(meta["order"], int)):
+        problems.append(f"{where('order')}: 'order' must be a whole number, got {meta['order']!r}")
+    if "compute" in meta and (
+        not isinstance(meta["compute"], str) or not MODULE_NAME.match(meta["compute"])
+    ):
+        problems.append(
+            f"{where('compute')}: 'compute' must be a module name such as "
+            f"differential_privacy, got {meta['compute']!r}"
+        )
+    return LessonPage(
+        lang=lang,
+        source=source,
+        title=str(meta.get("title", "")).strip(),
+        summary=str(meta.get("summary", "")).strip(),
+    )
+
+
+def discover_lessons(project: Project) -> list[Lesson]:
+    """Every lesson under ``content/``, validated, in index order.
+
+    Each lesson must exist in every language with the same ``order`` and
+    ``compute``. All problems are collected and raised together.
+    """
+    problems: list[str] = []
+    root = project.root
+    by_slug: dict[str, dict[str, LessonPage]] = {}
+    for lang in LANGUAGES:
+        folder = project.content_dir / lang
+        if not folder.is_dir():
+            problems.append(f"{location(folder, None, root)}: missing; every language needs one")
+            continue
+        for path in sorted(folder.glob("*.md")):
+            if not SLUG.match(path.stem):
+                problems.append(
+                    f"{location(path, None, root)}: lesson file names are "
+                    "'NN-words-with-dashes.md' (e.g. 03-differential-privacy.md)"
+                )
+                continue
+            try:
+                source = split_front_matter(path, root)
+            except ContentError as exc:
+                problems.append(exc.message)
+                continue
+            by_slug.setdefault(path.stem, {})[lang] = _lesson_page(source, lang, root, problems)
+    lessons: list[Lesson] = []
+    for slug, pages in sorted(by_slug.items()):
+        for lang in LANGUAGES:
+            if lang not in pages:
+                other = next(iter(pages.values())).source.path
+                problems.append(
+                    f"{location(project.content_dir / lang / f'{slug}.md', None, root)}: "
+                    f"missing; {location(other, None, root)} has no {lang} version yet"
+                )
+        if len(pages) != len(LANGUAGES):
+            continue
+        metas = [pages[lang].source.meta for lang in LANGUAGES]
+        for key in ("order", "compute"):
+            values = {repr(m.get(key)) for m in metas}
+            if len(values) > 1:
+                first = pages[LANGUAGES[0]].source
+                problems.append(
+                    f"{location(first.path, first.meta_lines.get(key, 2), root)}: "
+                    f"'{key}' differs between languages ({', '.join(sorted(values))}); "
+                    "give every language the same value"
+                )
+        meta = metas[0]
+        order = meta.get("order")
+        lessons.append(
+            Lesson(
+                slug=slug,
+                order=order if isinstance(order, int) else 0,
+                compute=meta.get("compute"),
+                pages=pages,
+            )
+        )
+    if not by_slug and not problems:
+        problems.append(
+            f"{location(project.content_dir, None, root)}: no lessons found; "
+            f"add content/{LANGUAGES[0]}/01-my-lesson.md (see README.md)"
+        )
+    raise_collected(problems)
+    return sorted(lessons, key=lambda lesson: (lesson.order, lesson.slug))
+
+
+def read_strings(project: Project) -> dict[str, dict[str, str]]:
+    """The template strings (``strings.yml``) per language, checked for completeness."""
+    path = project.templates_dir / "strings.yml"
+    data = yaml.safe_load(read_text(path, project.root))
+    where = location(path, None, project.root)
+    if not isinstance(data, dict):
+        raise ContentError(f"{where}: expected 'key: {{ko: ..., en: ...}}' entries")
+    strings: dict[str, dict[str, str]] = {lang: {} for lang in LANGUAGES}
+    for key in data:
+        text = _text_field(data, key, where)
+        for lang in LANGUAGES:
+            strings[lang][key] = text[lang]
+    return strings

@@ -1,0 +1,240 @@
+"""Run a lesson module over its grid, in parallel, with a content-addressed result cache.
+
+A result is stored as ``build/results/<lesson>/<key>.json`` where ``key`` hashes
+the module source (and the project modules it imports), the grid point, the data
+files' checksums and the versions of the numerical libraries. An unchanged input
+is never recomputed; a changed one gets a new key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import platform
+import tempfile
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from joblib import Parallel, delayed
+
+from explorer.errors import ComputeError, location
+from explorer.lesson import Scalar, canonical_text
+from explorer.modules import LessonModule, import_module_file
+
+RESULT_FORMAT = 1
+"""Bumped when the meaning of a cached file changes, invalidating every cache entry."""
+VERSIONED_LIBRARIES = ("numpy", "scikit-learn", "pandas", "scipy")
+
+Progress = Callable[[int, int, int], None]
+"""``progress(done, total, from_cache)``, called as grid points finish."""
+
+
+@dataclass(frozen=True)
+class GridRun:
+    """Every grid point's result for one lesson."""
+
+    lesson: str
+    """The lesson slug."""
+    results: dict[str, dict[str, Any]]
+    """Grid key (see :meth:`explorer.lesson.Grid.key`) -> validated result."""
+    computed: int
+    """How many points were computed in this run."""
+    cached: int
+    """How many came from the cache."""
+
+
+def library_versions() -> dict[str, str]:
+    """Versions that can change numerical results, part of every cache key."""
+    found = {"python": platform.python_version()}
+    for name in VERSIONED_LIBRARIES:
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            found[name] = "absent"
+    return found
+
+
+def describe_point(point: Mapping[str, Scalar]) -> str:
+    """``query=count, epsilon=0.05`` — a grid point as an author reads it."""
+    return ", ".join(f"{name}={canonical_text(value)}" for name, value in point.items())
+
+
+def json_ready(value: Any, path: str) -> Any:
+    """``value`` with numpy scalars turned into Python ones; raise ValueError on anything else.
+
+    NaN and Infinity are refused: JSON cannot hold them and a page cannot show them.
+    """
+    if value is None or isinstance(value, bool | str):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{path} is {value!r}; results must be finite numbers")
+        return float(value)
+    if isinstance(value, Mapping):
+        bad = [k for k in value if not isinstance(k, str)]
+        if bad:
+            raise ValueError(f"{path} has a non-text key {bad[0]!r}")
+        return {k: json_ready(v, f"{path}.{k}") for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_ready(v, f"{path}[{i}]") for i, v in enumerate(value)]
+    item = getattr(value, "item", None)  # numpy scalars
+    if callable(item) and getattr(value, "shape", None) == ():
+        return json_ready(item(), path)
+    raise ValueError(
+        f"{path} is a {type(value).__module__}.{type(value).__name__}, which JSON cannot hold; "
+        "convert it to a number, text, list or dict (e.g. array.tolist())"
+    )
+
+
+def dumps(value: Any) -> str:
+    """Canonical JSON: sorted keys, no spaces, shortest round-trip floats."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _compute_in_worker(path: str, root: str, point: dict[str, Scalar]) -> tuple[bool, str]:
+    """Run ``compute(**point)`` in this process; return (ok, JSON text or error text)."""
+    module = import_module_file(Path(path), Path(root))
+    try:
+        result = module.compute(**point)
+    except Exception as exc:
+        return False, f"raised {type(exc).__name__}: {exc}"
+    try:
+        return True, dumps(json_ready(result, "result"))
+    except ValueError as exc:
+        return False, f"returned an unusable value: {exc}"
+
+
+def check_result(result: Any, module: LessonModule) -> None:
+    """Raise ValueError unless ``result`` has every readout and only row-list datasets."""
+    if not isinstance(result, dict) or not isinstance(result.get("readouts"), dict):
+        raise ValueError("the result must be a dict with 'readouts' and 'datasets' dicts")
+    datasets = result.get("datasets", {})
+    if not isinstance(datasets, dict):
+        raise ValueError("result['datasets'] must map dataset names to lists of rows")
+    extra = set(result) - {"readouts", "datasets"}
+    if extra:
+        raise ValueError(f"the result has unexpected keys {sorted(extra)}; use 'readouts' and 'datasets'")
+    missing = sorted(set(module.readouts) - set(result["readouts"]))
+    if missing:
+        raise ValueError(f"result['readouts'] lacks {', '.join(missing)}, declared in READOUTS")
+    for name, rows in datasets.items():
+        if not isinstance(rows, list) or any(not isinstance(row, dict) for row in rows):
+            raise ValueError(f"result['datasets']['{name}'] must be a list of row dicts")
+    for name, value in result["readouts"].items():
+        if isinstance(value, dict | list):
+            if isinstance(value, dict) and set(value) >= {"ko", "en"}:
+                continue
+            raise ValueError(
+                f"readout '{name}' must be a number, a text or {{'ko': ..., 'en': ...}}"
+            )
+
+
+def cache_key(module: LessonModule, point: Mapping[str, Scalar], checksums: Mapping[str, str], versions: Mapping[str, str]) -> str:
+    """The content hash a result is stored under."""
+    material = {
+        "format": RESULT_FORMAT,
+        "module": module.source_digest,
+        "point": {name: canonical_text(value) for name, value in point.items()},
+        "data": dict(checksums),
+        "versions": dict(versions),
+    }
+    return hashlib.sha256(dumps(material).encode()).hexdigest()
+
+
+def _read_cached(path: Path) -> Any | None:
+    try:
+        return json.loads(path.read_text("utf-8"))["result"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # missing or damaged entries are simply recomputed
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and ``os.replace``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def run_grid(
+    slug: str,
+    module: LessonModule,
+    checksums: Mapping[str, str],
+    results_dir: Path,
+    root: Path,
+    jobs: int = 1,
+    progress: Progress | None = None,
+) -> GridRun:
+    """Every grid point's result, from the cache where possible, computing the rest.
+
+    Raises :class:`ComputeError` naming the lesson and the grid point when a
+    compute function raises or returns something a page cannot show.
+    """
+    versions = library_versions()
+    lesson_dir = results_dir / slug
+    points = list(module.grid)
+    keys = [cache_key(module, point, checksums, versions) for point in points]
+    results: dict[str, dict[str, Any]] = {}
+    todo: list[tuple[int, dict[str, Scalar]]] = []
+    for index, (point, key) in enumerate(zip(points, keys, strict=True)):
+        cached = _read_cached(lesson_dir / f"{key}.json")
+        if cached is not None:
+            results[module.grid.key(point)] = cached
+        else:
+            todo.append((index, point))
+    from_cache = len(results)
+    total = len(points)
+    if progress:
+        progress(from_cache, total, from_cache)
+
+    def fail(point: Mapping[str, Scalar], problem: str) -> ComputeError:
+        return ComputeError(
+            f"{location(module.path, None, root)}: lesson {slug}, grid point "
+            f"({describe_point(point)}): compute() {problem}"
+        )
+
+    if todo:
+        if jobs == 1:
+            outcomes = (_compute_in_worker(str(module.path), str(root), p) for _, p in todo)
+        else:
+            outcomes = Parallel(n_jobs=jobs, return_as="generator")(
+                delayed(_compute_in_worker)(str(module.path), str(root), p) for _, p in todo
+            )
+        for done, ((index, point), (ok, payload)) in enumerate(
+            zip(todo, outcomes, strict=True), start=from_cache + 1
+        ):
+            if not ok:
+                raise fail(point, payload)
+            result = json.loads(payload)
+            try:
+                check_result(result, module)
+            except ValueError as exc:
+                raise fail(point, f"returned an unusable result: {exc}") from None
+            key = keys[index]
+            envelope = {"lesson": slug, "point": point, "key": key, "result": result}
+            write_atomically(lesson_dir / f"{key}.json", dumps(envelope))
+            results[module.grid.key(point)] = result
+            if progress:
+                progress(done, total, from_cache)
+    _prune(lesson_dir, set(keys))
+    return GridRun(lesson=slug, results=results, computed=len(todo), cached=from_cache)
+
+
+def _prune(lesson_dir: Path, live: set[str]) -> None:
+    """Remove cache entries no current grid point uses (an edited module leaves them behind)."""
+    if lesson_dir.is_dir():
+        for path in lesson_dir.glob("*.json"):
+            if path.stem not in live:
+                path.unlink(missing_ok=True)

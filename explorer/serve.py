@@ -1,0 +1,38 @@
+"""Preview a built site over HTTP on 127.0.0.1 only."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    """Serves files with correct types for the site's assets, without a log line per request."""
+
+    extensions_map = {
+        **SimpleHTTPRequestHandler.extensions_map,
+        ".js": "text/javascript",
+        ".svg": "image/svg+xml",
+        ".woff2": "font/woff2",
+    }
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib name
+        pass
+
+
+def make_server(directory: Path, port: int = 0) -> ThreadingHTTPServer:
+    """An HTTP server for ``directory`` bound to 127.0.0.1 (port 0 picks a free one)."""
+    handler = functools.partial(QuietHandler, directory=str(directory))
+    return ThreadingHTTPServer(("127.0.0.1", port), handler)
+
+
+def serve_site(directory: Path, port: int, announce: Callable[[str], None]) -> None:
+    """Serve until interrupted."""
+    with make_server(directory, port) as server:
+        announce(f"http://127.0.0.1:{server.server_address[1]}/")
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass

@@ -1,0 +1,196 @@
+/* The page runtime: controls switch every chart and readout to a precomputed result.
+ *
+ * A classic script (no modules, no fetch) so that it runs from file:// too. The
+ * lesson's results arrive in assets/data/<lesson>.<lang>.js as
+ * window.EXPLORER_DATA[slug] = {params, points, datasets, charts}; each point is
+ * keyed by its value indices joined with "-" and names its rows by dataset id.
+ * State lives in the URL hash (#epsilon=0.5&releases=3) so a view can be shared.
+ */
+(function () {
+  "use strict";
+
+  function readHash(params) {
+    var state = {};
+    var hash = window.location.hash.replace(/^#/, "");
+    hash.split("&").forEach(function (pair) {
+      var eq = pair.indexOf("=");
+      if (eq < 0) return;
+      var name = decodeURIComponent(pair.slice(0, eq));
+      var text = decodeURIComponent(pair.slice(eq + 1));
+      params.forEach(function (p) {
+        var index = p.texts.indexOf(text);
+        if (p.name === name && index >= 0) state[name] = index;
+      });
+    });
+    return state;
+  }
+
+  function writeHash(params, state) {
+    var parts = params.map(function (p) {
+      return encodeURIComponent(p.name) + "=" + encodeURIComponent(p.texts[state[p.name]]);
+    });
+    var url = window.location.pathname + window.location.search + "#" + parts.join("&");
+    try {
+      window.history.replaceState(null, "", url);
+    } catch (error) {
+      window.location.hash = parts.join("&"); // some embedding frames refuse replaceState
+    }
+  }
+
+  // Vega tags the row objects it is given, so every swap needs fresh objects.
+  function freshRows(rows) {
+    return JSON.parse(JSON.stringify(rows));
+  }
+
+  function Lesson(article, data) {
+    this.article = article;
+    this.data = data;
+    this.params = data.params;
+    this.views = {};
+    this.state = {};
+    var self = this;
+    this.params.forEach(function (p) { self.state[p.name] = p.default; });
+    var fromHash = readHash(this.params);
+    Object.keys(fromHash).forEach(function (name) { self.state[name] = fromHash[name]; });
+  }
+
+  Lesson.prototype.key = function () {
+    var state = this.state;
+    return this.params.map(function (p) { return state[p.name]; }).join("-");
+  };
+
+  Lesson.prototype.syncControls = function () {
+    var state = this.state;
+    this.article.querySelectorAll("[data-param]").forEach(function (input) {
+      var index = state[input.dataset.param];
+      if (input.type === "radio") {
+        input.checked = Number(input.value) === index;
+      } else {
+        input.value = String(index);
+        var labels = JSON.parse(input.dataset.labels);
+        input.setAttribute("aria-valuetext", labels[index]);
+        var output = input.parentNode.querySelector("[data-output]");
+        if (output) output.textContent = labels[index];
+      }
+    });
+  };
+
+  Lesson.prototype.showReadouts = function (point) {
+    this.article.querySelectorAll("[data-readout]").forEach(function (el) {
+      var text = point.r[el.dataset.readout];
+      if (text !== undefined && el.textContent !== text) el.textContent = text;
+    });
+  };
+
+  Lesson.prototype.updateView = function (name, point) {
+    var view = this.views[name];
+    var chart = this.data.charts[name];
+    if (!view || !chart) return Promise.resolve();
+    var data = this.data;
+    var state = this.state;
+    chart.datasets.forEach(function (dataset) {
+      var id = point.d[dataset];
+      if (id !== undefined) view.data(dataset, freshRows(data.datasets[id]));
+    });
+    chart.signals.forEach(function (signal) {
+      var param = data.params.filter(function (p) { return p.name === signal; })[0];
+      view.signal(signal, param.values[state[signal]]);
+    });
+    return view.runAsync();
+  };
+
+  Lesson.prototype.apply = function () {
+    var key = this.key();
+    var point = this.data.points[key];
+    if (!point) return Promise.resolve();
+    this.syncControls();
+    this.showReadouts(point);
+    var self = this;
+    return Promise.all(Object.keys(this.views).map(function (name) {
+      return self.updateView(name, point);
+    })).then(function () {
+      // Only the latest state is recorded, even when several changes overlap.
+      if (self.key() === key) self.article.dataset.point = key;
+    });
+  };
+
+  Lesson.prototype.bindControls = function () {
+    var self = this;
+    this.article.querySelectorAll("[data-param]").forEach(function (input) {
+      var event = input.type === "radio" ? "change" : "input";
+      input.addEventListener(event, function () {
+        if (input.type === "radio" && !input.checked) return;
+        self.state[input.dataset.param] = Number(input.value);
+        writeHash(self.params, self.state);
+        self.apply();
+      });
+    });
+    window.addEventListener("hashchange", function () {
+      var fromHash = readHash(self.params);
+      Object.keys(fromHash).forEach(function (name) { self.state[name] = fromHash[name]; });
+      self.apply();
+    });
+  };
+
+  Lesson.prototype.embedCharts = function () {
+    var self = this;
+    var failedNote = this.article.dataset.chartFailed;
+    var figures = this.article.querySelectorAll("[data-chart]");
+    return Promise.all(Array.prototype.map.call(figures, function (figure) {
+      var name = figure.dataset.chart;
+      var spec = JSON.parse(figure.querySelector("[data-chart-spec]").textContent);
+      var target = figure.querySelector("[data-chart-view]");
+      var fallback = target.querySelector(".chart-fallback");
+      var holder = document.createElement("div");
+      holder.className = "chart-live";
+      target.appendChild(holder);
+      return window.vegaEmbed(holder, spec, { actions: false, renderer: "svg" })
+        .then(function (result) {
+          self.views[name] = result.view;
+          if (fallback) fallback.hidden = true;
+          figure.classList.add("is-live");
+          return self.updateView(name, self.data.points[self.key()]);
+        })
+        .catch(function (error) {
+          holder.remove();
+          var note = document.createElement("p");
+          note.className = "chart-error";
+          note.textContent = failedNote;
+          figure.appendChild(note);
+          if (window.console) window.console.warn("chart " + name + ": " + error);
+        });
+    }));
+  };
+
+  function start() {
+    var article = document.querySelector("[data-lesson]");
+    if (!article) return;
+    var all = window.EXPLORER_DATA || {};
+    var data = all[article.dataset.lesson];
+    if (!data || typeof window.vegaEmbed !== "function") {
+      var note = document.createElement("p");
+      note.className = "chart-error";
+      note.setAttribute("role", "alert");
+      note.textContent = article.dataset.missing;
+      article.insertBefore(note, article.firstChild);
+      return;
+    }
+    var lesson = new Lesson(article, data);
+    article.classList.add("is-interactive");
+    lesson.bindControls();
+    lesson.syncControls();
+    lesson.showReadouts(data.points[lesson.key()]);
+    window.explorerLesson = lesson; // for the browser tests and curious learners
+    lesson.ready = lesson.embedCharts().then(function () {
+      return lesson.apply();
+    }).then(function () {
+      article.dataset.ready = "true";
+    });
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();
