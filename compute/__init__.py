@@ -1,0 +1,1 @@
+"""Lesson compute modules: per lesson a parameter grid, a pure compute() and its charts."""

@@ -1,0 +1,810 @@
+"""Lesson 03, differential privacy: the Laplace mechanism on concrete strengths.
+
+The private data ``D`` is a fixed sample of :data:`RECORD_COUNT` compressive
+strengths from the UCI concrete table, each clipped to [:data:`CLIP_LOWER`,
+:data:`CLIP_UPPER`] MPa. One strength plays the part of one person's record.
+The neighbour ``D′`` is ``D`` without its strongest record (the first one in
+sample order if several tie), so neighbours differ by adding or removing one
+record.
+
+Two queries can be asked of ``D``:
+
+``count``
+    How many records are at or above :data:`THRESHOLD` MPa. One record moves
+    the answer by at most 1, so the sensitivity is 1 record.
+``mean``
+    The bounded mean: the clipped strengths sit in :data:`SLOTS` public slots,
+    an empty slot counts as 0, and the sum is divided by :data:`SLOTS`. The
+    denominator is public and fixed, so adding or removing one record moves
+    the answer by at most ``CLIP_UPPER / SLOTS`` = 1 MPa.
+
+The mechanism releases ``q(D) + Z`` with ``Z ~ Lap(0, b)`` and ``b = Δ / ε``.
+For every answer ``x`` the log ratio of the densities on ``D`` and ``D′`` is
+``(|x − q(D′)| − |x − q(D)|) / b``, which never exceeds ``ε`` in absolute value;
+for the count query it reaches ``ε`` exactly, for the mean it stays below,
+because the removed record is weaker than :data:`CLIP_UPPER`.
+
+Releases use common random numbers: the noise of release ``i`` is the inverse
+Laplace CDF of the ``i``-th of :data:`MAX_RELEASES` uniforms drawn once from
+:data:`NOISE_SEED`. The same uniforms serve every query, every ``ε`` and every
+``k``, so moving ``ε`` only rescales the same draws, and the releases for ``k``
+are the first ``k`` of those for ``k + 1``. Both queries have sensitivity 1,
+so at equal ``ε`` they receive identical noise.
+
+Constants
+---------
+``SEED``
+    Seed of ``numpy.random.default_rng`` that draws ``D`` (without replacement)
+    from the 1,030 rows; the year of Yeh's paper, otherwise arbitrary.
+``NOISE_SEED``
+    Seed of the uniforms behind the releases; the year the Laplace mechanism
+    was published (Dwork et al. 2006), otherwise arbitrary.
+``RECORD_COUNT``, ``SLOTS``
+    ``|D|`` = 100, and the 100 public slots of the bounded mean.
+``CLIP_LOWER``, ``CLIP_UPPER``
+    Every strength is clipped to [0, 100] MPa before any query sees it.
+``THRESHOLD``
+    The count query counts records at or above 40 MPa.
+``QUERIES``, ``EPSILONS``, ``MAX_RELEASES``, ``DEFAULT_RELEASES``
+    The grid: the two queries, ε per release, and k from 1 to 20 (5 when the
+    page opens).
+``DENSITY_POINTS``, ``TAIL_SCALES``
+    The density charts use about 300 evenly spaced answers reaching 6 Laplace
+    scales beyond both true answers (the density there is e⁻⁶ ≈ 0.25 % of
+    its peak); see :func:`answer_grid`.
+``CHART_DIGITS``
+    Chart rows carry numbers rounded to 6 significant digits, which keeps the
+    page data small and stable; readouts keep full precision and are rounded
+    for display by their format.
+``WIDTH``, ``HEIGHT`` and the colours
+    Every chart is 560 × 240 pixels; ``D`` is drawn solid in Okabe–Ito blue
+    and ``D′`` dashed in vermillion, so they differ without colour too.
+
+Readouts measured in the answer's unit (``true_answer``, ``neighbour_answer``,
+``answer_change``, ``sensitivity``, ``scale``, ``mae_theory``,
+``mae_empirical``, ``latest_release``) are plain numbers without a unit,
+because the unit depends on the query: records for ``count``, MPa for
+``mean``. The readout ``answer_unit`` gives that unit in both languages.
+
+This is a teaching simulation: the seeds are public and the sampling uses
+floating point, so it offers no protection to real data.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from pathlib import Path
+from typing import Any
+
+import altair as alt
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from compute.datasets import DATA_DIR, load_concrete
+from explorer.lesson import Chart, Grid, Param, Readout
+
+DATA_FILES: tuple[str, ...] = ("concrete.csv",)
+
+SEED = 1998
+NOISE_SEED = 2006
+RECORD_COUNT = 100
+SLOTS = 100
+CLIP_LOWER = 0.0
+CLIP_UPPER = 100.0
+THRESHOLD = 40.0
+QUERIES: tuple[str, ...] = ("count", "mean")
+EPSILONS: tuple[float, ...] = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
+MAX_RELEASES = 20
+DEFAULT_RELEASES = 5
+DENSITY_POINTS = 300
+TAIL_SCALES = 6.0
+CHART_DIGITS = 6
+
+STRENGTH_COLUMN = "compressive_strength"
+DATASET_LABELS: tuple[str, str] = ("D", "D\u2032")
+"""How the two datasets are named in chart rows: ``D`` and ``D′`` (U+2032 prime)."""
+
+ANSWER_UNITS: dict[str, dict[str, str]] = {
+    "count": {"ko": "개", "en": "records"},
+    "mean": {"ko": "MPa", "en": "MPa"},
+}
+"""The unit of the answers, which depends on the query (readout ``answer_unit``)."""
+
+FloatArray = npt.NDArray[np.float64]
+
+
+# --- The Laplace distribution -------------------------------------------------
+
+
+def _check_scale(scale: float) -> None:
+    if not (math.isfinite(scale) and scale > 0):
+        raise ValueError(f"the Laplace scale must be a finite number > 0, got {scale!r}")
+
+
+def laplace_density(x: npt.ArrayLike, loc: float, scale: float) -> FloatArray | float:
+    """Probability density of ``Lap(loc, scale)`` at ``x``.
+
+    Parameters
+    ----------
+    x
+        One answer or an array of answers.
+    loc
+        Centre of the distribution (the true answer).
+    scale
+        Scale ``b > 0``; the density at ``loc`` is ``1 / (2b)``.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        ``exp(-|x - loc| / b) / (2b)``, shaped like ``x``.
+    """
+    _check_scale(scale)
+    distance = np.abs(np.asarray(x, dtype=float) - loc)
+    return np.exp(-distance / scale) / (2.0 * scale)
+
+
+def laplace_cdf(x: npt.ArrayLike, loc: float, scale: float) -> FloatArray | float:
+    """Cumulative distribution function of ``Lap(loc, scale)`` at ``x``.
+
+    Parameters
+    ----------
+    x
+        One answer or an array of answers.
+    loc
+        Centre of the distribution.
+    scale
+        Scale ``b > 0``.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        ``exp((x - loc) / b) / 2`` below ``loc`` and ``1 - exp(-(x - loc) / b) / 2``
+        from ``loc`` on, shaped like ``x``.
+    """
+    _check_scale(scale)
+    z = (np.asarray(x, dtype=float) - loc) / scale
+    half_tail = 0.5 * np.exp(-np.abs(z))
+    return np.where(z < 0, half_tail, 1.0 - half_tail)
+
+
+def laplace_noise(uniforms: npt.ArrayLike, scale: float) -> FloatArray:
+    """Turn uniforms in (0, 1) into ``Lap(0, scale)`` noise by the inverse CDF.
+
+    The inverse CDF is ``-b·sgn(u − ½)·ln(1 − 2|u − ½|)``. It is evaluated as
+    ``b·ln(2u)`` below ½ and ``−b·ln(2(1 − u))`` from ½ on, which is the same
+    function without the cancellation in ``1 − 2|u − ½|`` near 0 and 1.
+
+    Parameters
+    ----------
+    uniforms
+        Values strictly between 0 and 1; at 0 or 1 the noise would be infinite.
+    scale
+        Scale ``b > 0``.
+
+    Returns
+    -------
+    numpy.ndarray
+        One noise value per uniform, in the same shape. The same uniforms with
+        another scale give the same noise multiplied by the ratio of the scales.
+
+    Raises
+    ------
+    ValueError
+        If a uniform is not strictly between 0 and 1 (the message names the
+        first such value and its position), or the scale is not a number > 0.
+    """
+    _check_scale(scale)
+    u = np.asarray(uniforms, dtype=float)
+    outside = ~((u > 0.0) & (u < 1.0))  # also catches NaN
+    if outside.any():
+        position = int(np.flatnonzero(outside)[0])
+        raise ValueError(
+            f"uniforms must lie strictly between 0 and 1, got {float(u.flat[position])!r} "
+            f"at position {position}"
+        )
+    lower = u < 0.5
+    tail = np.where(lower, 2.0 * u, 2.0 * (1.0 - u))  # in (0, 1]
+    return scale * np.where(lower, np.log(tail), -np.log(tail))
+
+
+def nonzero_uniforms(rng: np.random.Generator, size: int) -> FloatArray:
+    """The first ``size`` values of ``rng.random()`` that are not 0.
+
+    ``Generator.random`` draws from [0, 1), and 0 would make Laplace noise
+    infinite. A 0 is skipped and the next draw takes its place (rejection
+    sampling), which leaves the values exactly uniform on (0, 1). Because
+    skipped draws are only replaced from later in the stream, the result for
+    ``size`` is always a prefix of the result for a larger size.
+
+    Parameters
+    ----------
+    rng
+        The generator to draw from (anything with a ``random(n)`` method).
+    size
+        How many uniforms to return.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``size`` floats in (0, 1).
+    """
+    kept = np.empty(0, dtype=float)
+    while kept.size < size:
+        drawn = np.asarray(rng.random(size - kept.size), dtype=float)
+        kept = np.concatenate([kept, drawn[drawn > 0.0]])
+    return kept
+
+
+def seeded_uniforms(seed: int, size: int) -> FloatArray:
+    """``size`` uniforms in (0, 1) from ``numpy.random.default_rng(seed)``.
+
+    A drawn 0 is skipped, see :func:`nonzero_uniforms`.
+    """
+    return nonzero_uniforms(np.random.default_rng(seed), size)
+
+
+def log_density_ratio(
+    x: npt.ArrayLike, loc_d: float, loc_d_prime: float, scale: float
+) -> FloatArray | float:
+    """``ln(p_D(x) / p_D′(x))`` for ``Lap(loc_d, scale)`` against ``Lap(loc_d_prime, scale)``.
+
+    Computed in closed form, ``(|x − loc_d_prime| − |x − loc_d|) / scale``, so it
+    stays exact where both densities underflow to 0. The ratio is constant
+    outside the two centres, so ``x`` is first clipped to the interval between
+    them; far from the centres that avoids subtracting two large, nearly equal
+    distances. By the triangle inequality the absolute value never exceeds
+    ``|loc_d − loc_d_prime| / scale``.
+    """
+    _check_scale(scale)
+    nearest = np.clip(np.asarray(x, dtype=float), min(loc_d, loc_d_prime), max(loc_d, loc_d_prime))
+    return (np.abs(nearest - loc_d_prime) - np.abs(nearest - loc_d)) / scale
+
+
+def answer_grid(
+    loc_d: float,
+    loc_d_prime: float,
+    scale: float,
+    points: int = DENSITY_POINTS,
+    tail_scales: float = TAIL_SCALES,
+) -> FloatArray:
+    """Evenly spaced answers on which to draw both densities.
+
+    The grid reaches ``tail_scales`` scales beyond the smaller and the larger
+    true answer. Its step divides the gap between the two true answers, so
+    both peaks are grid points; that makes the spacing differ slightly from
+    the target and the number of points lie near ``points``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Increasing answers; the smaller true answer is one of them.
+    """
+    _check_scale(scale)
+    low, high = min(loc_d, loc_d_prime), max(loc_d, loc_d_prime)
+    gap = high - low
+    margin = tail_scales * scale
+    step = (gap + 2.0 * margin) / (points - 1)
+    steps_between = round(gap / step) if gap > 0 else 0
+    if steps_between > 0:
+        step = gap / steps_between
+    steps_outside = math.ceil(margin / step)
+    offsets = np.arange(-steps_outside, steps_between + steps_outside + 1, dtype=float)
+    return low + step * offsets
+
+
+# --- The data and the queries -------------------------------------------------
+
+
+def sample_strengths(
+    data: pd.DataFrame, seed: int, size: int = RECORD_COUNT, upper: float = CLIP_UPPER
+) -> FloatArray:
+    """Draw ``size`` strengths without replacement and clip them to [0, ``upper``].
+
+    Parameters
+    ----------
+    data
+        The concrete table (see :func:`compute.datasets.load_concrete`).
+    seed
+        Seed of ``numpy.random.default_rng``, whose ``choice`` picks the rows.
+    size
+        Number of records in the sample.
+    upper
+        Clipping bound in MPa.
+
+    Returns
+    -------
+    numpy.ndarray
+        The clipped strengths in MPa, in the order they were drawn.
+    """
+    strengths = data[STRENGTH_COLUMN].to_numpy(dtype=float)
+    rows = np.random.default_rng(seed).choice(strengths.size, size=size, replace=False)
+    return np.clip(strengths[rows], CLIP_LOWER, upper)
+
+
+@functools.cache
+def dataset_d(data_dir: Path = DATA_DIR) -> FloatArray:
+    """The lesson's private data ``D``: the clipped strengths drawn by :data:`SEED`.
+
+    Read once per process; the returned array is read-only.
+    """
+    values = sample_strengths(load_concrete(data_dir), SEED)
+    values.flags.writeable = False
+    return values
+
+
+def strongest_record(values: npt.ArrayLike) -> int:
+    """Position of the largest value (the first one if several tie): the record ``D′`` lacks."""
+    return int(np.argmax(np.asarray(values, dtype=float)))
+
+
+def without_record(values: npt.ArrayLike, position: int) -> FloatArray:
+    """The neighbour dataset: ``values`` with the record at ``position`` removed."""
+    return np.delete(np.asarray(values, dtype=float), position)
+
+
+def count_query(values: npt.ArrayLike, threshold: float = THRESHOLD) -> int:
+    """Number of records at or above ``threshold`` MPa."""
+    return int(np.count_nonzero(np.asarray(values, dtype=float) >= threshold))
+
+
+def bounded_mean_query(
+    values: npt.ArrayLike, slots: int = SLOTS, upper: float = CLIP_UPPER
+) -> float:
+    """Sum of the values clipped to [0, ``upper``], divided by the public number of ``slots``.
+
+    A slot without a record counts as 0, so a dataset with fewer records than
+    slots is still divided by ``slots``.
+
+    Raises
+    ------
+    ValueError
+        If there are more records than slots.
+    """
+    clipped = np.clip(np.asarray(values, dtype=float), CLIP_LOWER, upper)
+    if clipped.size > slots:
+        raise ValueError(f"{clipped.size} records do not fit in {slots} slots")
+    return float(clipped.sum() / slots)
+
+
+def _check_query(query: str) -> None:
+    if query not in QUERIES:
+        raise ValueError(f"query must be one of {', '.join(QUERIES)}, got {query!r}")
+
+
+def answer(query: str, values: npt.ArrayLike) -> float:
+    """The true answer of ``query`` (``"count"`` or ``"mean"``) on ``values``."""
+    _check_query(query)
+    if query == "count":
+        return float(count_query(values))
+    return bounded_mean_query(values)
+
+
+def sensitivity(query: str, slots: int = SLOTS, upper: float = CLIP_UPPER) -> float:
+    """Global sensitivity of ``query`` under add/remove-one neighbours.
+
+    One record changes the count by at most 1, and the bounded mean by at
+    most ``upper / slots`` (a slot goes from 0 to a clipped value or back).
+    """
+    _check_query(query)
+    return 1.0 if query == "count" else upper / slots
+
+
+def release_answers(
+    true_answer: float, scale: float, releases: int, seed: int = NOISE_SEED
+) -> FloatArray:
+    """The first ``releases`` noisy answers ``true_answer + Lap(0, scale)``.
+
+    The noise comes from the same :data:`MAX_RELEASES` seeded uniforms whatever
+    the scale and the number of releases (common random numbers).
+    """
+    if not 1 <= releases <= MAX_RELEASES:
+        raise ValueError(f"releases must be between 1 and {MAX_RELEASES}, got {releases!r}")
+    uniforms = seeded_uniforms(seed, MAX_RELEASES)[:releases]
+    return true_answer + laplace_noise(uniforms, scale)
+
+
+def mean_absolute_error(noisy: npt.ArrayLike, true_answer: float) -> float:
+    """Mean of ``|noisy − true_answer|``; its expectation under Laplace noise is the scale."""
+    return float(np.mean(np.abs(np.asarray(noisy, dtype=float) - true_answer)))
+
+
+# --- One grid point -----------------------------------------------------------
+
+
+def _chart_number(value: float) -> float:
+    """``value`` rounded to :data:`CHART_DIGITS` significant digits, with −0 as 0."""
+    return float(f"{value:.{CHART_DIGITS}g}") + 0.0
+
+
+def compute(*, query: str, epsilon: float, releases: int) -> dict[str, dict[str, Any]]:
+    """Everything the lesson page shows for one grid point.
+
+    Parameters
+    ----------
+    query
+        ``"count"`` or ``"mean"``.
+    epsilon
+        Privacy budget per release, > 0.
+    releases
+        Number of releases ``k``, from 1 to :data:`MAX_RELEASES`.
+
+    Returns
+    -------
+    dict
+        ``{"readouts": ..., "datasets": ...}`` as described by ``READOUTS`` and
+        the charts. Readouts are plain numbers at full precision (except the
+        unit string ``answer_unit``); chart rows are rounded to
+        :data:`CHART_DIGITS` significant digits.
+    """
+    _check_query(query)
+    if not (math.isfinite(epsilon) and epsilon > 0):
+        raise ValueError(f"epsilon must be a finite number > 0, got {epsilon!r}")
+
+    d = dataset_d()
+    removed = strongest_record(d)
+    true_answer = answer(query, d)
+    neighbour_answer = answer(query, without_record(d, removed))
+    delta = sensitivity(query)
+    scale = delta / epsilon
+    noisy = release_answers(true_answer, scale, releases)
+
+    x = answer_grid(true_answer, neighbour_answer, scale)
+    density_d = laplace_density(x, true_answer, scale)
+    density_d_prime = laplace_density(x, neighbour_answer, scale)
+    log_ratio = log_density_ratio(x, true_answer, neighbour_answer, scale)
+
+    readouts: dict[str, Any] = {
+        "true_answer": true_answer,
+        "neighbour_answer": neighbour_answer,
+        "answer_change": abs(true_answer - neighbour_answer),
+        "answer_unit": ANSWER_UNITS[query],
+        "sensitivity": delta,
+        "scale": scale,
+        "epsilon": float(epsilon),
+        "epsilon_total": releases * epsilon,
+        "ratio_bound": math.exp(epsilon),
+        "mae_theory": scale,
+        "mae_empirical": mean_absolute_error(noisy, true_answer),
+        "max_log_ratio": float(np.max(np.abs(log_ratio))),
+        "removed_record": float(d[removed]),
+        "latest_release": float(noisy[-1]),
+        "record_count": int(d.size),
+        "at_or_above_threshold": count_query(d),
+        "threshold": THRESHOLD,
+        "clip_upper": CLIP_UPPER,
+    }
+    datasets: dict[str, list[dict[str, Any]]] = {
+        "densities": [
+            {"x": _chart_number(at), "density": _chart_number(density), "dataset": label}
+            for label, densities in zip(DATASET_LABELS, (density_d, density_d_prime), strict=True)
+            for at, density in zip(x, densities, strict=True)
+        ],
+        "log_ratio": [
+            {"x": _chart_number(at), "log_ratio": _chart_number(ratio)}
+            for at, ratio in zip(x, log_ratio, strict=True)
+        ],
+        "bounds": [{"bound": _chart_number(-epsilon)}, {"bound": _chart_number(epsilon)}],
+        "releases": [
+            {
+                "release": number,
+                "answer": _chart_number(value),
+                "true_answer": _chart_number(true_answer),
+                "neighbour_answer": _chart_number(neighbour_answer),
+            }
+            for number, value in enumerate(noisy, start=1)
+        ],
+        "budget": [
+            {"k": k, "epsilon_total": _chart_number(k * epsilon)}
+            for k in range(1, MAX_RELEASES + 1)
+        ],
+    }
+    return {"readouts": readouts, "datasets": datasets}
+
+
+# --- What the page shows ------------------------------------------------------
+
+GRID = Grid(
+    (
+        Param(
+            "query",
+            QUERIES,
+            "count",
+            {"ko": "질의", "en": "Query"},
+            value_labels={
+                "ko": ("개수 (40 MPa 이상)", "제한 평균"),
+                "en": ("Count (≥ 40 MPa)", "Bounded mean"),
+            },
+        ),
+        Param("epsilon", EPSILONS, 1.0, {"ko": "ε (질의당 예산)", "en": "ε (budget per query)"}),
+        Param(
+            "releases",
+            tuple(range(1, MAX_RELEASES + 1)),
+            DEFAULT_RELEASES,
+            {"ko": "공개 횟수 k", "en": "Releases k"},
+        ),
+    )
+)
+
+_RECORDS = {"ko": "개", "en": "records"}
+_MPA = {"ko": "MPa", "en": "MPa"}
+
+# Readouts measured in the query's unit (true_answer ... latest_release) carry
+# no unit of their own: the prose adds {{< readout answer_unit >}} where needed.
+READOUTS: tuple[Readout, ...] = (
+    Readout("true_answer", {"ko": "참값 q(D)", "en": "True answer q(D)"}, ".4g"),
+    Readout(
+        "neighbour_answer",
+        {"ko": "이웃 데이터의 참값 q(D′)", "en": "True answer on the neighbour q(D′)"},
+        ".4g",
+    ),
+    Readout(
+        "answer_change",
+        {"ko": "두 참값의 차이 |q(D) − q(D′)|", "en": "Change of the true answer |q(D) − q(D′)|"},
+        ".4g",
+    ),
+    Readout("answer_unit", {"ko": "답의 단위", "en": "Unit of the answer"}),
+    Readout("sensitivity", {"ko": "민감도 Δ", "en": "Sensitivity Δ"}, ".4g"),
+    Readout("scale", {"ko": "Laplace 척도 b", "en": "Laplace scale b"}, ".4g"),
+    Readout("epsilon", {"ko": "질의당 예산 ε", "en": "Budget per query ε"}, ".4g"),
+    Readout("epsilon_total", {"ko": "누적 예산 kε", "en": "Total budget kε"}, ".4g"),
+    Readout(
+        "ratio_bound",
+        {"ko": "확률비의 상한 e^ε", "en": "Bound on the probability ratio e^ε"},
+        ".4g",
+    ),
+    Readout(
+        "mae_theory",
+        {"ko": "이론적 평균 절대 오차 Δ/ε", "en": "Theoretical mean absolute error Δ/ε"},
+        ".4g",
+    ),
+    Readout(
+        "mae_empirical",
+        {"ko": "경험적 평균 절대 오차", "en": "Empirical mean absolute error"},
+        ".4g",
+    ),
+    Readout(
+        "max_log_ratio",
+        {"ko": "로그 밀도비의 최대 절댓값", "en": "Largest absolute log density ratio"},
+        ".4g",
+    ),
+    Readout(
+        "removed_record",
+        {"ko": "D′에서 뺀 기록의 강도", "en": "Strength of the record missing from D′"},
+        ".2f",
+        _MPA,
+    ),
+    Readout("latest_release", {"ko": "k번째 공개값", "en": "The k-th release"}, ".4g"),
+    Readout("record_count", {"ko": "D의 기록 수", "en": "Records in D"}, "d", _RECORDS),
+    Readout(
+        "at_or_above_threshold",
+        {"ko": "40 MPa 이상인 기록 수", "en": "Records at or above 40 MPa"},
+        "d",
+        _RECORDS,
+    ),
+    Readout(
+        "threshold", {"ko": "개수 질의의 기준", "en": "Threshold of the count query"}, ".4g", _MPA
+    ),
+    Readout("clip_upper", {"ko": "자르기 상한", "en": "Clipping bound"}, ".4g", _MPA),
+)
+
+
+# --- Charts -------------------------------------------------------------------
+
+WIDTH = 560
+HEIGHT = 240
+# Okabe–Ito colours, distinguishable with the common colour-vision deficiencies.
+BLUE = "#0072B2"
+VERMILLION = "#D55E00"
+GREY = "#999999"
+LIGHT_GREY = "#D9D9D9"
+INK = "#222222"
+SOLID = [1, 0]
+DASHED = [6, 4]
+
+_TEXT: dict[str, dict[str, dict[str, str]]] = {
+    "densities": {
+        "title": {
+            "ko": "D와 D′에서 공개되는 답의 확률 밀도",
+            "en": "Density of the released answer on D and D′",
+        },
+        "x": {"ko": "공개되는 답 x", "en": "Released answer x"},
+        "y": {"ko": "확률 밀도", "en": "Probability density"},
+        "legend": {"ko": "데이터", "en": "Data"},
+    },
+    "log_ratio": {
+        "title": {
+            "ko": "두 밀도의 로그 비는 ±ε 띠를 벗어나지 않는다",
+            "en": "The log ratio of the two densities stays within ±ε",
+        },
+        "x": {"ko": "공개되는 답 x", "en": "Released answer x"},
+        "y": {"ko": "ln(p_D(x) / p_D′(x))", "en": "ln(p_D(x) / p_D′(x))"},
+    },
+    "releases": {
+        "title": {"ko": "잡음 섞인 답 k개", "en": "The k noisy releases"},
+        "x": {"ko": "공개 순번", "en": "Release"},
+        "y": {"ko": "공개된 답", "en": "Released answer"},
+        "legend": {"ko": "참값", "en": "True answer"},
+    },
+    "budget": {
+        "title": {
+            "ko": "기본 합성으로 쌓이는 누적 예산 kε",
+            "en": "Total budget kε under basic composition",
+        },
+        "x": {"ko": "공개 횟수 k", "en": "Releases k"},
+        "y": {"ko": "누적 ε", "en": "Total ε"},
+    },
+}
+
+
+def _dataset_scales(labels: tuple[str, str]) -> tuple[alt.Scale, alt.Scale]:
+    """Colour and dash scales that draw the first label solid blue, the second dashed vermillion."""
+    return (
+        alt.Scale(domain=list(labels), range=[BLUE, VERMILLION]),
+        alt.Scale(domain=list(labels), range=[SOLID, DASHED]),
+    )
+
+
+def densities_chart(lang: str) -> alt.LayerChart | alt.Chart:
+    """The Laplace densities of the release on ``D`` and on ``D′``."""
+    text = _TEXT["densities"]
+    colour, dash = _dataset_scales(DATASET_LABELS)
+    legend = alt.Legend(title=text["legend"][lang], orient="top-right")
+    return (
+        alt.Chart(alt.Data(name="densities"), width=WIDTH, height=HEIGHT)
+        .mark_line(strokeWidth=2)
+        .encode(
+            x=alt.X("x:Q", title=text["x"][lang], scale=alt.Scale(zero=False, nice=False)),
+            y=alt.Y("density:Q", title=text["y"][lang]),
+            color=alt.Color("dataset:N", scale=colour, legend=legend),
+            strokeDash=alt.StrokeDash("dataset:N", scale=dash, legend=legend),
+        )
+        .properties(title=text["title"][lang])
+    )
+
+
+def log_ratio_chart(lang: str) -> alt.LayerChart:
+    """The log density ratio over the answers, inside the shaded ±ε band."""
+    text = _TEXT["log_ratio"]
+    y_title = text["y"][lang]
+    bounds = alt.Chart(alt.Data(name="bounds"))
+    band = (
+        bounds.transform_aggregate(lower="min(bound)", upper="max(bound)")
+        .mark_rect(color=GREY, opacity=0.25)
+        .encode(y=alt.Y("lower:Q", title=y_title), y2="upper:Q")
+    )
+    edges = bounds.mark_rule(color=INK, strokeDash=[3, 3]).encode(y=alt.Y("bound:Q", title=y_title))
+    # Each edge is labelled just inside the band, at the right end of the plot.
+    edge_labels = [
+        bounds.transform_filter(f"datum.bound {side} 0")
+        .mark_text(align="right", baseline=baseline, dx=-4, dy=offset, color=INK, fontSize=12)
+        .encode(y=alt.Y("bound:Q", title=y_title), x=alt.value(WIDTH), text=alt.value(label))
+        for side, label, baseline, offset in ((">", "+ε", "top", 3), ("<", "−ε", "bottom", -3))
+    ]
+    curve = (
+        alt.Chart(alt.Data(name="log_ratio"))
+        .mark_line(color=BLUE, strokeWidth=2)
+        .encode(
+            x=alt.X("x:Q", title=text["x"][lang], scale=alt.Scale(zero=False, nice=False)),
+            y=alt.Y("log_ratio:Q", title=y_title),
+        )
+    )
+    return alt.layer(band, edges, *edge_labels, curve).properties(
+        width=WIDTH, height=HEIGHT, title=text["title"][lang]
+    )
+
+
+def releases_chart(lang: str) -> alt.LayerChart:
+    """The k noisy answers, each joined to the true answer, with q(D) and q(D′) as lines."""
+    text = _TEXT["releases"]
+    y_title = text["y"][lang]
+    labels = ("q(D)", "q(D\u2032)")
+    colour, dash = _dataset_scales(labels)
+    legend = alt.Legend(title=text["legend"][lang], orient="top-right")
+    x = alt.X(
+        "release:Q",
+        title=text["x"][lang],
+        scale=alt.Scale(domain=[0.5, MAX_RELEASES + 0.5], nice=False, zero=False),
+        axis=alt.Axis(values=list(range(1, MAX_RELEASES + 1)), format="d", grid=False),
+    )
+    base = alt.Chart(alt.Data(name="releases"))
+    truth = (
+        base.transform_aggregate(q_d="max(true_answer)", q_d_prime="max(neighbour_answer)")
+        .transform_fold(["q_d", "q_d_prime"], as_=["which", "value"])
+        .transform_calculate(line=f"datum.which === 'q_d' ? '{labels[0]}' : '{labels[1]}'")
+        .mark_rule(strokeWidth=1.5)
+        .encode(
+            y=alt.Y("value:Q", title=y_title, scale=alt.Scale(zero=False)),
+            color=alt.Color("line:N", scale=colour, legend=legend),
+            strokeDash=alt.StrokeDash("line:N", scale=dash, legend=legend),
+        )
+    )
+    errors = base.mark_rule(color=GREY).encode(
+        x=x, y=alt.Y("true_answer:Q", title=y_title), y2="answer:Q"
+    )
+    points = base.mark_point(filled=True, color=INK, size=50, opacity=1).encode(
+        x=x,
+        y=alt.Y("answer:Q", title=y_title),
+        tooltip=[
+            alt.Tooltip("release:Q", title=text["x"][lang]),
+            alt.Tooltip("answer:Q", title=y_title, format=".4g"),
+        ],
+    )
+    return alt.layer(truth, errors, points).properties(
+        width=WIDTH, height=HEIGHT, title=text["title"][lang]
+    )
+
+
+def budget_chart(lang: str) -> alt.LayerChart:
+    """Total ε after each number of releases; the releases made so far are highlighted.
+
+    The chart declares the Vega-Lite parameter ``releases``, which the page keeps
+    equal to the current number of releases.
+    """
+    text = _TEXT["budget"]
+    current = alt.param(name="releases", value=DEFAULT_RELEASES)
+    x = alt.X("k:O", title=text["x"][lang], axis=alt.Axis(labelAngle=0))
+    y = alt.Y("epsilon_total:Q", title=text["y"][lang])
+    base = alt.Chart(alt.Data(name="budget"))
+    bars = base.mark_bar().encode(
+        x=x,
+        y=y,
+        color=alt.condition(alt.datum.k <= current, alt.value(BLUE), alt.value(LIGHT_GREY)),
+        tooltip=[
+            alt.Tooltip("k:O", title=text["x"][lang]),
+            alt.Tooltip("epsilon_total:Q", title=text["y"][lang], format=".4g"),
+        ],
+    )
+    total = (
+        base.transform_filter(alt.datum.k == current)
+        .mark_text(dy=-6, baseline="bottom", color=INK, fontSize=12)
+        .encode(x=x, y=y, text=alt.Text("epsilon_total:Q", format=".4~g"))
+    )
+    return (
+        alt.layer(bars, total)
+        .add_params(current)
+        .properties(width=WIDTH, height=HEIGHT, title=text["title"][lang])
+    )
+
+
+CHARTS: tuple[Chart, ...] = (
+    Chart(
+        "densities",
+        densities_chart,
+        {
+            "ko": "잡음 섞인 답의 확률 밀도를 데이터 D(실선)와 "
+            "기록 하나를 뺀 D′(점선)에 대해 겹쳐 그린다.",
+            "en": "The probability density of the noisy answer on D (solid) and on D′, "
+            "which lacks one record (dashed).",
+        },
+    ),
+    Chart(
+        "log_ratio",
+        log_ratio_chart,
+        {
+            "ko": "모든 답 x에서 두 밀도의 로그 비가 회색 ±ε 띠 안에 머무는 모습을 보여 준다.",
+            "en": "The log ratio of the two densities at every answer x, "
+            "which stays inside the grey ±ε band.",
+        },
+    ),
+    Chart(
+        "releases",
+        releases_chart,
+        {
+            "ko": "k번 공개한 잡음 섞인 답을 점으로, 참값 q(D)와 q(D′)를 가로선으로 나타낸다.",
+            "en": "The k noisy answers as points, with the true answers q(D) and q(D′) "
+            "as horizontal lines.",
+        },
+    ),
+    Chart(
+        "budget",
+        budget_chart,
+        {
+            "ko": "공개 횟수 k마다 기본 합성으로 쌓이는 누적 예산 kε를 막대로 그리고, "
+            "지금까지 공개한 횟수까지를 진하게 칠한다.",
+            "en": "The total budget kε after each number of releases k under basic "
+            "composition, with the releases made so far highlighted.",
+        },
+    ),
+)

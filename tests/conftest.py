@@ -1,0 +1,70 @@
+"""Shared fixtures: the sample project, the real course built once, and a headless Chromium."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from explorer.build import BuildReport, build
+from explorer.project import load_project
+from explorer.serve import make_server
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLE = Path(__file__).resolve().parent / "sample_project"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+
+
+@pytest.fixture
+def sample_project(tmp_path: Path) -> Path:
+    """A fresh copy of tests/sample_project, safe to edit."""
+    target = tmp_path / "course"
+    shutil.copytree(SAMPLE, target, ignore=shutil.ignore_patterns("build"))
+    return target
+
+
+@pytest.fixture(scope="session")
+def course_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, BuildReport]:
+    """The real course, built once per test session into a temporary folder."""
+    out = tmp_path_factory.mktemp("course") / "site"
+    report = build(load_project(REPO), out, jobs=2)
+    return out, report
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """Debian's Chromium driven by Playwright (Playwright's own browsers are not used)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="session")
+def site_server(course_site: tuple[Path, BuildReport]) -> Iterator[str]:
+    """The built course served on 127.0.0.1 under a sub-path, as GitHub Pages would."""
+    site, _ = course_site
+    mount = site.parent / "served"
+    mount.mkdir(exist_ok=True)
+    link = mount / "course-repo"
+    if not link.exists():
+        link.symlink_to(site, target_is_directory=True)
+    server = make_server(mount, 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/course-repo/"
+    server.shutdown()
+    server.server_close()
