@@ -1,0 +1,53 @@
+"""The lesson contract's small pieces: grids, canonical values, readout formatting."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from explorer.lesson import Grid, Param, Readout, canonical_text
+
+LABEL = {"ko": "값", "en": "Value"}
+
+
+def test_grid_iterates_like_a_product_with_the_last_parameter_fastest():
+    grid = Grid((Param("a", (1, 2), 1, LABEL), Param("b", ("x", "y", "z"), "y", LABEL)))
+    points = list(grid)
+    assert len(grid) == len(points) == 6
+    assert points[:3] == [{"a": 1, "b": "x"}, {"a": 1, "b": "y"}, {"a": 1, "b": "z"}]
+    assert grid.default == {"a": 1, "b": "y"}
+    assert [grid.key(p) for p in points] == ["0-0", "0-1", "0-2", "1-0", "1-1", "1-2"]
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_canonical_text_of_a_float_reads_back_as_the_same_number(value):
+    assert float(canonical_text(value)) == value
+
+
+def test_canonical_text_drops_a_trailing_zero_and_spells_booleans():
+    assert canonical_text(1.0) == "1"
+    assert canonical_text(0.05) == "0.05"
+    assert canonical_text(True) == "true"
+
+
+def test_widget_choice_follows_the_values():
+    assert Param("e", (0.1, 0.2, 0.5, 1.0, 2.0), 1.0, LABEL).resolved_widget == "slider"
+    assert Param("q", ("count", "mean"), "count", LABEL).resolved_widget == "choice"
+    assert Param("r", (0, 1, 5, 20), 0, LABEL).resolved_widget == "choice"
+    assert Param("r", (0, 1, 5, 20), 0, LABEL, widget="slider").resolved_widget == "slider"
+
+
+@pytest.mark.parametrize(
+    ("readout", "value", "lang", "expected"),
+    [
+        (Readout("m", LABEL, ".2f", {"ko": "MPa", "en": "MPa"}), 34.231, "ko", "34.23 MPa"),
+        (Readout("m", LABEL, ".2f"), -0.001, "en", "0.00"),
+        (Readout("m", LABEL, ".1f"), -2.5, "en", "−2.5"),
+        (Readout("n", LABEL, ",d", {"ko": "개", "en": "records"}), 1030, "en", "1,030 records"),
+        (Readout("s", LABEL), {"ko": "허용", "en": "allowed"}, "ko", "허용"),
+        (Readout("s", LABEL), "7391", "en", "7391"),
+    ],
+)
+def test_readout_text(readout, value, lang, expected):
+    assert readout.text(value, lang) == expected
