@@ -17,7 +17,7 @@ from typing import Any
 from explorer import charts as chart_tools
 from explorer.errors import ComputeError, ContentError, ExplorerError, location, raise_collected
 from explorer.lesson import LANGUAGES
-from explorer.links import check_links
+from explorer.links import PageSource, check_links
 from explorer.markup import ParsedMarkdown, parse_markdown
 from explorer.modules import LessonModule, load_module
 from explorer.project import Lesson, Project, discover_lessons, read_strings
@@ -115,10 +115,16 @@ def _check_directives(
     page = location(path, None, root)
     for name in module.grid.names:
         if name not in placed_controls:
-            warnings.append(f"{page}: no control for '{name}': learners cannot change it")
+            warnings.append(
+                f"{page}: no control for '{name}': learners cannot change it; "
+                f"add '{{{{< controls {name} >}}}}' (or '{{{{< controls >}}}}' for all)"
+            )
     for name in module.charts:
         if name not in placed_charts:
-            warnings.append(f"{page}: chart '{name}' is defined but not placed")
+            warnings.append(
+                f"{page}: chart '{name}' is defined but not placed; "
+                f"add '{{{{< chart {name} >}}}}' on a line of its own"
+            )
 
 
 def plan(project: Project, only: str | None, warnings: list[str]) -> list[PlannedLesson]:
@@ -210,6 +216,7 @@ def render_site(project: Project, planned: list[PlannedLesson], report: BuildRep
     root = project.root
     env = make_environment(project.templates_dir)
     strings = read_strings(project)
+    asset_cache = project.build_dir / "assets-cache"
     files: dict[str, str | bytes] = {".nojekyll": ""}
     cards: dict[str, list[dict[str, str]]] = {lang: [] for lang in LANGUAGES}
     for item in planned:
@@ -251,7 +258,7 @@ def render_site(project: Project, planned: list[PlannedLesson], report: BuildRep
             for name, spec in specs.items():
                 svg_path = f"assets/charts/{lesson.slug}/{name}.{lang}.svg"
                 full = chart_tools.with_data(spec.spec, default_rows(spec, result, summary))
-                files[svg_path] = chart_tools.render_svg(full)
+                files[svg_path] = chart_tools.render_svg(full, asset_cache)
                 svg_href[name] = f"{root_rel}{svg_path}"
             if module is not None:
                 data = lesson_data(module, run.results, specs, lang)
@@ -316,7 +323,7 @@ def render_site(project: Project, planned: list[PlannedLesson], report: BuildRep
             for i, lang in enumerate(LANGUAGES)
         },
     )
-    files["assets/vega.js"] = chart_tools.vega_bundle()
+    files["assets/vega.js"] = chart_tools.vega_bundle(asset_cache)
     static = project.templates_dir / "static"
     for name in STATIC_ASSETS:
         files[f"assets/{name}"] = (static / name).read_bytes()
@@ -324,6 +331,21 @@ def render_site(project: Project, planned: list[PlannedLesson], report: BuildRep
         path: content.encode("utf-8") if isinstance(content, str) else content
         for path, content in sorted(files.items())
     }
+
+
+def page_sources(planned: list[PlannedLesson], root: Path) -> dict[str, PageSource]:
+    """Each lesson page's Markdown, by the page's path in the site."""
+    sources: dict[str, PageSource] = {}
+    for item in planned:
+        for lang_index, lang in enumerate(LANGUAGES):
+            prefix = "" if lang_index == 0 else f"{lang}/"
+            source = item.lesson.pages[lang].source
+            sources[f"{prefix}{item.lesson.slug}.html"] = PageSource(
+                path=location(source.path, None, root),
+                body=source.body,
+                first_line=source.body_first_line,
+            )
+    return sources
 
 
 def write_site(files: dict[str, bytes], out: Path) -> None:
@@ -379,7 +401,7 @@ def build(
     for warning in report.warnings:
         reporter.warning(warning)
     report.files = render_site(project, planned, report, reporter, jobs)
-    check_links(report.files)
+    check_links(report.files, page_sources(planned, project.root))
     if write:
         report.out = (out or project.build_dir / "site").resolve()
         write_site(report.files, report.out)

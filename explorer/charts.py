@@ -9,8 +9,9 @@ state for readers without JavaScript and for print.
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ import vl_convert
 
 from explorer.errors import ModuleError, location
 from explorer.lesson import Chart, Grid
+from explorer.runner import dumps, write_atomically
 
 VEGA_LITE_VERSION = "6.4"
 """Pinned so the bundle in the page and the SVG renderer agree."""
@@ -102,16 +104,43 @@ def with_data(spec: Mapping[str, Any], datasets: Mapping[str, list[dict[str, Any
     return full
 
 
-def render_svg(spec: Mapping[str, Any]) -> str:
+def _cached(cache_dir: Path | None, material: str, suffix: str, produce: Callable[[], str]) -> str:
+    """``produce()``, stored under a hash of ``material`` and the vl-convert version.
+
+    SVG rendering and bundling dominate a rebuild in which no result changed, so
+    their outputs are content-addressed like the results.
+    """
+    if cache_dir is None:
+        return produce()
+    key = hashlib.sha256(f"{vl_convert.__version__}\0{material}".encode()).hexdigest()
+    path = cache_dir / f"{key}{suffix}"
+    try:
+        return path.read_text("utf-8")
+    except OSError:
+        text = produce()
+        write_atomically(path, text)
+        return text
+
+
+def render_svg(spec: Mapping[str, Any], cache_dir: Path | None = None) -> str:
     """The chart as a standalone SVG document (no scripts, no external references)."""
-    return vl_convert.vegalite_to_svg(dict(spec), vl_version=VEGA_LITE_VERSION)
+    return _cached(
+        cache_dir,
+        dumps(spec),
+        ".svg",
+        lambda: vl_convert.vegalite_to_svg(dict(spec), vl_version=VEGA_LITE_VERSION),
+    )
 
 
-def vega_bundle() -> str:
+def vega_bundle(cache_dir: Path | None = None) -> str:
     """Vega, Vega-Lite and vega-embed in one classic script that leaks no top-level names.
 
     The bundle assigns ``window.vegaEmbed``; its other top-level declarations are
     kept out of the page's global scope by the function wrapper.
     """
-    bundle = vl_convert.javascript_bundle(vl_version=VEGA_LITE_VERSION)
-    return f"(function(){{\n{bundle}\n}})();\n"
+
+    def produce() -> str:
+        bundle = vl_convert.javascript_bundle(vl_version=VEGA_LITE_VERSION)
+        return f"(function(){{\n{bundle}\n}})();\n"
+
+    return _cached(cache_dir, f"bundle {VEGA_LITE_VERSION}", ".js", produce)
