@@ -370,10 +370,15 @@ def write_site(files: dict[str, bytes], out: Path) -> None:
         if out.exists():
             out.rename(retired)
         staging.rename(out)
-    except BaseException:
+    except BaseException as exc:
         shutil.rmtree(staging, ignore_errors=True)
         if retired.exists() and not out.exists():
             retired.rename(out)
+        if isinstance(exc, OSError):  # disk full, read-only folder: a message, not a traceback
+            raise ExplorerError(
+                f"{out}: writing the site failed: {exc}; the previous site was kept; "
+                "free disk space or fix the folder's permissions, then build again"
+            ) from exc
         raise
     shutil.rmtree(retired, ignore_errors=True)
 

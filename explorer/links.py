@@ -11,12 +11,32 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from urllib.parse import unquote, urlsplit
 
 from explorer.errors import LinkError
 
 CSS_URL = re.compile(r"url\(\s*['\"]?([^'\")]+)['\"]?\s*\)")
+
+
+@dataclass(frozen=True)
+class PageSource:
+    """The Markdown a page was rendered from, so a broken link is reported where it was written."""
+
+    path: str
+    """The Markdown file as the author knows it (``content/ko/01-dice.md``)."""
+    body: str
+    """Its Markdown body."""
+    first_line: int
+    """1-based line of the body's first line in the file."""
+
+    def line_of(self, url: str) -> int | None:
+        """The first line of the file that mentions ``url``, if the author wrote it."""
+        for offset, text in enumerate(self.body.split("\n")):
+            if url in text:
+                return self.first_line + offset
+        return None
 
 
 class _References(HTMLParser):
@@ -33,8 +53,14 @@ class _References(HTMLParser):
                 self.refs.append((tag, name, value, self.getpos()[0]))
 
 
-def check_links(files: Mapping[str, bytes]) -> None:
-    """Raise :class:`LinkError` listing every broken or outside reference in ``files``."""
+def check_links(
+    files: Mapping[str, bytes], sources: Mapping[str, PageSource] | None = None
+) -> None:
+    """Raise :class:`LinkError` listing every broken or outside reference in ``files``.
+
+    A reference that the page's Markdown (``sources[page]``) contains is reported
+    at its line in the Markdown; one from a template at its line in the built page.
+    """
     parsed: dict[str, _References] = {}
     for path, content in files.items():
         if path.endswith(".html"):
@@ -48,6 +74,9 @@ def check_links(files: Mapping[str, bytes]) -> None:
         for tag, attribute, url, line in refs.refs:
             parts = urlsplit(url)
             where = f"{page}:{line}"
+            source = (sources or {}).get(page)
+            if source is not None and (written := source.line_of(url)) is not None:
+                where = f"{source.path}:{written}"
             if parts.scheme in ("http", "https", "mailto") and tag == "a":
                 continue
             if parts.scheme == "data":

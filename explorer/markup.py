@@ -81,8 +81,9 @@ def render_math(tex: str, display: bool, where: str) -> str:
     try:
         mathml = latex_to_mathml(tex, display="block" if display else "inline")
     except Exception as exc:  # latex2mathml raises a variety of plain exceptions
+        reason = str(exc) or type(exc).__name__  # most of them carry no message
         raise ContentError(
-            f"{where}: cannot read the formula ${tex}$ ({exc}); check the LaTeX syntax"
+            f"{where}: cannot read the formula ${tex}$ ({reason}); check the LaTeX syntax"
         ) from None
     unknown = re.search(r">(\\[A-Za-z]*|\\)<", mathml)
     if unknown:

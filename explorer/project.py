@@ -180,6 +180,7 @@ def discover_lessons(project: Project) -> list[Lesson]:
     problems: list[str] = []
     root = project.root
     by_slug: dict[str, dict[str, LessonPage]] = {}
+    unreadable: set[tuple[str, str]] = set()  # (slug, lang): already reported, not missing
     for lang in LANGUAGES:
         folder = project.content_dir / lang
         if not folder.is_dir():
@@ -196,12 +197,13 @@ def discover_lessons(project: Project) -> list[Lesson]:
                 source = split_front_matter(path, root)
             except ContentError as exc:
                 problems.append(exc.message)
+                unreadable.add((path.stem, lang))
                 continue
             by_slug.setdefault(path.stem, {})[lang] = _lesson_page(source, lang, root, problems)
     lessons: list[Lesson] = []
     for slug, pages in sorted(by_slug.items()):
         for lang in LANGUAGES:
-            if lang not in pages:
+            if lang not in pages and (slug, lang) not in unreadable:
                 other = next(iter(pages.values())).source.path
                 problems.append(
                     f"{location(project.content_dir / lang / f'{slug}.md', None, root)}: "

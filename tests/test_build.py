@@ -1,0 +1,588 @@
+"""The build, end to end: a golden build of the sample, determinism, the cache, a new lesson.
+
+The sample project (tests/sample_project) is copied into ``tmp_path`` by the
+``sample_project`` fixture; the real course is built from the repository root.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import posixpath
+import re
+import shutil
+import sys
+import time
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import pytest
+from click.testing import CliRunner
+
+from explorer.build import BuildReport, build, write_site
+from explorer.cli import cli
+from explorer.errors import ExplorerError
+from explorer.project import load_project
+
+REPO = Path(__file__).resolve().parents[1]
+SVG_NAMESPACE = "{http://www.w3.org/2000/svg}"
+LESSON_PAGES = ("01-dice.html", "en/01-dice.html")
+TWIN = {
+    "index.html": "en/index.html",
+    "en/index.html": "index.html",
+    "01-dice.html": "en/01-dice.html",
+    "en/01-dice.html": "01-dice.html",
+}
+SAMPLE_FILES = {
+    ".nojekyll",
+    "404.html",
+    "index.html",
+    "01-dice.html",
+    "en/index.html",
+    "en/01-dice.html",
+    "assets/style.css",
+    "assets/explorer.js",
+    "assets/vega.js",
+    "assets/fonts/NotoSansMath-Regular.woff2",
+    "assets/fonts/OFL.txt",
+    "assets/data/01-dice.ko.js",
+    "assets/data/01-dice.en.js",
+    "assets/charts/01-dice/faces.ko.svg",
+    "assets/charts/01-dice/faces.en.svg",
+}
+ROLLS_UNIT = {"ko": "번", "en": "rolls"}
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder``, by relative path."""
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+def import_file(path: Path) -> ModuleType:
+    """A compute module imported on its own, to compare the site against what it computes."""
+    name = "expected_" + hashlib.sha256(str(path).encode() + path.read_bytes()).hexdigest()[:12]
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class References(HTMLParser):
+    """Every tag's attributes, in document order."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+    def urls(self) -> Iterator[tuple[str, str]]:
+        for tag, attrs in self.tags:
+            for name in ("href", "src"):
+                value = attrs.get(name)
+                if value is not None:
+                    yield tag, value
+
+
+def page_data(script: bytes, slug: str) -> dict[str, Any]:
+    """The JSON inside a lesson's ``assets/data/<slug>.<lang>.js``."""
+    prefix = f'window.EXPLORER_DATA=window.EXPLORER_DATA||{{}};\nwindow.EXPLORER_DATA["{slug}"]='
+    text = script.decode("utf-8")
+    assert text.startswith(prefix) and text.endswith(";\n")
+    return json.loads(text[len(prefix) : -2])
+
+
+def chart_specs(html: bytes) -> list[dict[str, Any]]:
+    found = re.findall(
+        r'<script type="application/json" data-chart-spec>(.*?)</script>', html.decode(), re.S
+    )
+    return [json.loads(text) for text in found]
+
+
+def readout_texts(html: bytes) -> dict[str, str]:
+    return dict(re.findall(r'data-readout="(\w+)"[^>]*>([^<]*)</output>', html.decode()))
+
+
+def replace(path: Path, old: str, new: str) -> None:
+    text = path.read_text("utf-8")
+    assert text.count(old) == 1, f"{path} should contain {old!r} once"
+    path.write_text(text.replace(old, new), "utf-8")
+
+
+def sample_build(project_dir: Path, out: Path | None = None, jobs: int = 1) -> BuildReport:
+    return build(load_project(project_dir), out, jobs=jobs)
+
+
+def cache_files(project_dir: Path, slug: str = "01-dice") -> set[str]:
+    return {path.name for path in (project_dir / "build" / "results" / slug).iterdir()}
+
+
+# --- (a) a golden build of the sample project ------------------------------------------------
+
+
+@pytest.fixture
+def sample_site(sample_project: Path) -> tuple[Path, dict[str, bytes]]:
+    """The sample project built into its build/site, and that site's files."""
+    report = sample_build(sample_project)
+    site = sample_project / "build" / "site"
+    assert report.out == site
+    return sample_project, snapshot(site)
+
+
+def test_sample_writes_exactly_the_expected_files(
+    sample_site: tuple[Path, dict[str, bytes]],
+) -> None:
+    project, files = sample_site
+    assert set(files) == SAMPLE_FILES
+    assert files[".nojekyll"] == b""
+    assert not list((project / "build").glob(".site.*"))
+
+
+def test_every_reference_is_relative_and_resolves(
+    sample_site: tuple[Path, dict[str, bytes]],
+) -> None:
+    _, files = sample_site
+    pages = [path for path in files if path.endswith(".html")]
+    assert len(pages) == 5
+    for page in pages:
+        for tag, url in References(files[page].decode()).urls():
+            parts = urlsplit(url)
+            if parts.scheme == "data":
+                continue
+            if parts.scheme:
+                assert tag == "a" and parts.scheme == "https", f"{page}: {url}"
+                continue
+            assert not url.startswith("/"), f"{page}: {url} is not relative"
+            if parts.path:
+                target = posixpath.normpath(
+                    posixpath.join(posixpath.dirname(page), unquote(parts.path))
+                )
+                assert target in files, f"{page}: {url} -> {target}"
+
+
+@pytest.mark.parametrize("page", sorted(TWIN))
+def test_each_page_links_to_its_other_language_twin(
+    sample_site: tuple[Path, dict[str, bytes]], page: str
+) -> None:
+    _, files = sample_site
+    switches = [
+        attrs["href"]
+        for tag, attrs in References(files[page].decode()).tags
+        if tag == "a" and "data-lang-switch" in attrs
+    ]
+    assert len(switches) == 1
+    href = switches[0]
+    assert href is not None
+    assert posixpath.normpath(posixpath.join(posixpath.dirname(page), href)) == TWIN[page]
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_page_data_holds_what_the_module_computes_at_every_grid_point(
+    sample_site: tuple[Path, dict[str, bytes]], lang: str
+) -> None:
+    project, files = sample_site
+    dice = import_file(project / "compute" / "dice.py")
+    data = page_data(files[f"assets/data/01-dice.{lang}.js"], "01-dice")
+    thresholds, priors = (2, 3, 4, 5, 6), ("none", "add_one")
+    assert [(p["name"], p["values"], p["default"]) for p in data["params"]] == [
+        ("threshold", list(thresholds), 2),
+        ("prior", list(priors), 0),
+    ]
+    assert len(data["points"]) == len(thresholds) * len(priors) == len(dice.GRID)
+    for i, threshold in enumerate(thresholds):
+        for j, prior in enumerate(priors):
+            result = dice.compute(threshold=threshold, prior=prior)
+            point = data["points"][f"{i}-{j}"]
+            share, rolls = result["readouts"]["share"], result["readouts"]["rolls"]
+            assert point["r"] == {"share": f"{share:.2f}", "rolls": f"{rolls} {ROLLS_UNIT[lang]}"}
+            assert data["datasets"][point["d"]["faces"]] == result["datasets"]["faces"]
+
+
+@pytest.mark.parametrize(("page", "lang"), [("01-dice.html", "ko"), ("en/01-dice.html", "en")])
+def test_page_shows_the_default_grid_point(
+    sample_site: tuple[Path, dict[str, bytes]], page: str, lang: str
+) -> None:
+    project, files = sample_site
+    dice = import_file(project / "compute" / "dice.py")
+    default = dice.compute(threshold=4, prior="none")
+    html = files[page]
+    assert readout_texts(html) == {
+        "share": f"{default['readouts']['share']:.2f}",
+        "rolls": f"10 {ROLLS_UNIT[lang]}",
+    }
+    (spec,) = chart_specs(html)
+    assert spec["data"] == {"name": "faces"}
+    assert spec["datasets"] == {"faces": default["datasets"]["faces"]}
+    assert spec["title"] == {"ko": "눈별 횟수", "en": "Rolls per face"}[lang]
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_chart_fallback_is_a_standalone_svg(
+    sample_site: tuple[Path, dict[str, bytes]], lang: str
+) -> None:
+    _, files = sample_site
+    page = "01-dice.html" if lang == "ko" else "en/01-dice.html"
+    svg_path = f"assets/charts/01-dice/faces.{lang}.svg"
+    images = [attrs["src"] for tag, attrs in References(files[page].decode()).tags if tag == "img"]
+    assert images == [svg_path if lang == "ko" else f"../{svg_path}"]
+    root = ET.fromstring(files[svg_path])
+    assert root.tag == f"{SVG_NAMESPACE}svg"
+    assert float(root.attrib["width"]) > 0 and float(root.attrib["height"]) > 0
+    tags = {element.tag for element in root.iter()}
+    assert f"{SVG_NAMESPACE}script" not in tags
+    assert f"{SVG_NAMESPACE}rect" in tags or f"{SVG_NAMESPACE}path" in tags
+    assert b"http://" not in files[svg_path].replace(b"http://www.w3.org/", b"")
+
+
+# --- (b) determinism ------------------------------------------------------------------------
+
+
+def test_sample_cold_and_warm_builds_are_byte_identical(
+    sample_project: Path, tmp_path: Path
+) -> None:
+    cold = sample_build(sample_project, tmp_path / "cold")
+    assert (cold.runs[0].computed, cold.runs[0].cached) == (10, 0)
+    warm = sample_build(sample_project, tmp_path / "warm")
+    assert (warm.runs[0].computed, warm.runs[0].cached) == (0, 10)
+    cold_files, warm_files = snapshot(tmp_path / "cold"), snapshot(tmp_path / "warm")
+    assert set(cold_files) == set(warm_files) == SAMPLE_FILES
+    for path in sorted(cold_files):
+        assert cold_files[path] == warm_files[path], path
+
+
+@dataclass(frozen=True)
+class RealCourseBuilds:
+    """The real course built four ways, and how long the cold and warm builds took."""
+
+    sites: dict[str, dict[str, bytes]]
+    """Label -> every file of that build."""
+    cold: BuildReport
+    """The build of a fresh copy, nothing cached."""
+    warm: BuildReport
+    """The same copy built again."""
+    cold_seconds: float
+    warm_seconds: float
+
+
+@pytest.fixture(scope="module")
+def real_course(tmp_path_factory: pytest.TempPathFactory) -> RealCourseBuilds:
+    """The real course from the repository root (jobs=2, then jobs=1) and from a fresh copy."""
+    base = tmp_path_factory.mktemp("real-course")
+    sites: dict[str, dict[str, bytes]] = {}
+    repo_project = load_project(REPO)
+    for jobs in (2, 1):
+        build(repo_project, base / f"repo-jobs{jobs}", jobs=jobs)
+        sites[f"repo, jobs={jobs}"] = snapshot(base / f"repo-jobs{jobs}")
+    # A copy has an empty result cache: a true cold build, without touching the repository's.
+    copy = base / "copy"
+    for name in ("content", "compute", "data"):
+        shutil.copytree(REPO / name, copy / name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy2(REPO / "site.yml", copy / "site.yml")
+    saved_path = list(sys.path)  # the build makes the copy importable; undo that afterwards
+    try:
+        project = load_project(copy)
+        start = time.perf_counter()
+        cold = build(project, base / "copy-cold", jobs=2)
+        cold_seconds = time.perf_counter() - start
+        start = time.perf_counter()
+        warm = build(project, base / "copy-warm", jobs=1)
+        warm_seconds = time.perf_counter() - start
+    finally:
+        sys.path[:] = saved_path
+    sites["copy, cold, jobs=2"] = snapshot(base / "copy-cold")
+    sites["copy, warm, jobs=1"] = snapshot(base / "copy-warm")
+    return RealCourseBuilds(sites, cold, warm, cold_seconds, warm_seconds)
+
+
+def test_real_course_builds_are_byte_identical(real_course: RealCourseBuilds) -> None:
+    (first_label, first), *others = real_course.sites.items()
+    assert "index.html" in first and "en/index.html" in first
+    for label, files in others:
+        assert set(files) == set(first), f"{label} vs {first_label}"
+        for path in sorted(first):
+            assert files[path] == first[path], f"{path}: {label} differs from {first_label}"
+
+
+# --- (c) the result cache -------------------------------------------------------------------
+
+
+def test_real_course_warm_build_is_much_faster_than_cold(real_course: RealCourseBuilds) -> None:
+    assert sum(run.cached for run in real_course.cold.runs) == 0
+    assert sum(run.computed for run in real_course.warm.runs) == 0
+    for run in real_course.warm.runs:
+        assert run.cached == len(run.results) > 0
+    assert real_course.warm_seconds < 0.5 * real_course.cold_seconds, (
+        f"warm {real_course.warm_seconds:.2f} s, cold {real_course.cold_seconds:.2f} s"
+    )
+
+
+def test_second_build_computes_nothing(sample_project: Path) -> None:
+    first = sample_build(sample_project)
+    second = sample_build(sample_project)
+    grid_size = len(import_file(sample_project / "compute" / "dice.py").GRID)
+    assert (first.runs[0].computed, first.runs[0].cached) == (grid_size, 0)
+    assert (second.runs[0].computed, second.runs[0].cached) == (0, grid_size)
+    assert second.runs[0].results == first.runs[0].results
+    assert len(cache_files(sample_project)) == grid_size
+
+
+def test_editing_the_module_recomputes_everything_and_prunes_the_old_results(
+    sample_project: Path,
+) -> None:
+    sample_build(sample_project)
+    before = cache_files(sample_project)
+    module = sample_project / "compute" / "dice.py"
+    module.write_text(module.read_text("utf-8") + "# A comment changes the source digest.\n")
+    report = sample_build(sample_project)
+    assert (report.runs[0].computed, report.runs[0].cached) == (10, 0)
+    after = cache_files(sample_project)
+    assert len(after) == 10
+    assert not after & before
+
+
+def test_editing_data_and_its_checksum_recomputes(sample_project: Path) -> None:
+    sample_build(sample_project)
+    data = sample_project / "data" / "rolls.csv"
+    old_digest = hashlib.sha256(data.read_bytes()).hexdigest()
+    data.write_text("roll\n" + "6\n" * 10, "utf-8")
+    new_digest = hashlib.sha256(data.read_bytes()).hexdigest()
+    replace(sample_project / "data" / "SOURCES.md", old_digest, new_digest)
+    report = sample_build(sample_project)
+    assert (report.runs[0].computed, report.runs[0].cached) == (10, 0)
+    default_key = "2-0"  # threshold=4 (third value), prior=none (first value)
+    assert report.runs[0].results[default_key]["readouts"]["share"] == 1.0
+    assert readout_texts((sample_project / "build/site/01-dice.html").read_bytes())["share"] == (
+        "1.00"
+    )
+
+
+@pytest.mark.parametrize("damage", [b"", b'{"result": {"readouts"', b"[1, 2]", b"\xff\xfe"])
+def test_a_damaged_cache_entry_is_recomputed(sample_project: Path, damage: bytes) -> None:
+    first = sample_build(sample_project)
+    victim = sorted((sample_project / "build" / "results" / "01-dice").iterdir())[3]
+    intact = victim.read_bytes()
+    victim.write_bytes(damage)
+    report = sample_build(sample_project)
+    assert (report.runs[0].computed, report.runs[0].cached) == (1, 9)
+    assert report.runs[0].results == first.runs[0].results
+    assert victim.read_bytes() == intact
+
+
+def test_stale_cache_entries_are_pruned(sample_project: Path) -> None:
+    sample_build(sample_project)
+    results = sample_project / "build" / "results" / "01-dice"
+    live = cache_files(sample_project)
+    stale = results / f"{'0' * 64}.json"
+    stale.write_text(json.dumps({"result": {"readouts": {}, "datasets": {}}}), "utf-8")
+    report = sample_build(sample_project)
+    assert report.runs[0].computed == 0
+    assert not stale.exists()
+    assert cache_files(sample_project) == live
+
+
+# --- (d) adding a lesson the README way ------------------------------------------------------
+
+COINS_MODULE = '''\
+"""Second sample lesson: the share of heads in seeded coin flips."""
+
+from __future__ import annotations
+
+import random
+
+import altair as alt
+
+from explorer.lesson import Chart, Grid, Param, Readout
+
+GRID = Grid(
+    (
+        Param("flips", (10, 20, 40, 80, 160), 20, {"ko": "던진 횟수", "en": "Flips"}),
+        Param("seed", (0, 1, 2), 0, {"ko": "시드", "en": "Seed"}),
+    )
+)
+
+
+def flip_coins(flips: int, seed: int) -> list[int]:
+    """``flips`` fair coin flips (1 = heads) from a generator seeded with ``seed``."""
+    generator = random.Random(seed)
+    return [generator.randint(0, 1) for _ in range(flips)]
+
+
+def compute(*, flips: int, seed: int) -> dict:
+    outcomes = flip_coins(flips, seed)
+    running = [
+        {"flip": index + 1, "share": sum(outcomes[: index + 1]) / (index + 1)}
+        for index in range(flips)
+    ]
+    return {
+        "readouts": {"heads": sum(outcomes), "share": sum(outcomes) / flips},
+        "datasets": {"running": running},
+    }
+
+
+def _running_chart(lang: str) -> alt.Chart:
+    title = {"ko": "앞면 비율의 변화", "en": "Share of heads so far"}[lang]
+    return (
+        alt.Chart(alt.Data(name="running"), title=title, width=300, height=160)
+        .mark_line()
+        .encode(x=alt.X("flip:Q"), y=alt.Y("share:Q"))
+    )
+
+
+CHARTS = (
+    Chart(
+        "running",
+        _running_chart,
+        {"ko": "던질수록 앞면 비율이 바뀌는 모습.", "en": "How the share of heads moves."},
+    ),
+)
+READOUTS = (
+    Readout("heads", {"ko": "앞면 수", "en": "Heads"}, format="d"),
+    Readout("share", {"ko": "앞면 비율", "en": "Share of heads"}, format=".3f"),
+)
+'''
+
+COINS_PAGES = {
+    "ko": """\
+---
+title: 동전
+summary: 던진 횟수에 따라 앞면 비율이 어떻게 흔들리는지 본다.
+order: 2
+compute: coins
+---
+
+## 실습
+
+{{< controls >}}
+
+앞면은 {{< readout heads >}}번, 비율은 {{< readout share >}}이다.
+
+{{< chart running >}}
+""",
+    "en": """\
+---
+title: Coins
+summary: See how the share of heads wobbles with the number of flips.
+order: 2
+compute: coins
+---
+
+## Hands-on
+
+{{< controls >}}
+
+Heads came up {{< readout heads >}} times, a share of {{< readout share >}}.
+
+{{< chart running >}}
+""",
+}
+
+
+def test_adding_a_lesson_as_the_readme_describes(sample_project: Path) -> None:
+    (sample_project / "compute" / "coins.py").write_text(COINS_MODULE, "utf-8")
+    for lang, text in COINS_PAGES.items():
+        (sample_project / "content" / lang / "02-coins.md").write_text(text, "utf-8")
+    runner = CliRunner()
+    check = runner.invoke(cli, ["check", "--strict", "--project", str(sample_project), "-j", "1"])
+    assert check.exit_code == 0, check.output
+    assert check.stdout == "OK: 2 lesson(s), 21 files, 0 warning(s).\n"
+    result = runner.invoke(cli, ["build", "--project", str(sample_project), "-j", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(
+        "Built 2 lesson(s), 7 pages (0 grid points computed, 25 from cache)."
+    )
+    site = sample_project / "build" / "site"
+    for prefix in ("", "en/"):
+        index = (site / prefix / "index.html").read_text("utf-8")
+        cards = re.findall(r'<li class="lesson-card">\s*<a href="([^"]+)"', index)
+        assert cards == ["01-dice.html", "02-coins.html"]
+        dice = (site / prefix / "01-dice.html").read_text("utf-8")
+        coins = (site / prefix / "02-coins.html").read_text("utf-8")
+        assert re.findall(r'<a rel="(prev|next)" href="([^"]+)"', dice) == [
+            ("next", "02-coins.html")
+        ]
+        assert re.findall(r'<a rel="(prev|next)" href="([^"]+)"', coins) == [
+            ("prev", "01-dice.html")
+        ]
+    coins_module = import_file(sample_project / "compute" / "coins.py")
+    default = coins_module.compute(flips=20, seed=0)
+    assert readout_texts((site / "02-coins.html").read_bytes()) == {
+        "heads": str(default["readouts"]["heads"]),
+        "share": f"{default['readouts']['share']:.3f}",
+    }
+    data = page_data((site / "assets" / "data" / "02-coins.en.js").read_bytes(), "02-coins")
+    assert len(data["points"]) == 15
+    assert (site / "assets" / "charts" / "02-coins" / "running.en.svg").is_file()
+
+
+# --- (e) writing the site is all or nothing --------------------------------------------------
+
+
+def test_write_site_keeps_the_old_site_when_a_file_cannot_be_written(
+    sample_project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    report = sample_build(sample_project)
+    site = (sample_project / "build" / "site").resolve()
+    before = snapshot(site)
+    newer = {**report.files, "index.html": b"<!DOCTYPE html><title>newer</title>\n"}
+    write_bytes = Path.write_bytes
+    written: list[Path] = []
+
+    def disk_fills_up(self: Path, data: bytes) -> int:
+        if len(written) == 3:
+            raise OSError(28, "No space left on device", str(self))
+        written.append(self)
+        return write_bytes(self, data)
+
+    monkeypatch.setattr(Path, "write_bytes", disk_fills_up)
+    with pytest.raises(ExplorerError) as failure:
+        write_site(newer, site)
+    monkeypatch.undo()
+    fourth = site.parent / f".site.new-{os.getpid()}" / sorted(newer)[3]
+    assert failure.value.message == (
+        f"{site}: writing the site failed: [Errno 28] No space left on device: '{fourth}'; "
+        "the previous site was kept; free disk space or fix the folder's permissions, "
+        "then build again"
+    )
+    assert len(written) == 3
+    assert snapshot(site) == before
+    assert not list(site.parent.glob(".site.*"))
+
+
+def test_write_site_restores_the_old_site_when_the_swap_fails(
+    sample_project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    report = sample_build(sample_project)
+    site = (sample_project / "build" / "site").resolve()
+    before = snapshot(site)
+    newer = {**report.files, "index.html": b"<!DOCTYPE html><title>newer</title>\n"}
+    rename = Path.rename
+
+    def refuse_to_swap_in(self: Path, target: Any) -> Path:
+        if self.name.startswith(".site.new-"):  # putting the new site in place; not the undo
+            raise PermissionError(13, "Permission denied", str(target))
+        return rename(self, target)
+
+    monkeypatch.setattr(Path, "rename", refuse_to_swap_in)
+    with pytest.raises(ExplorerError, match="the previous site was kept"):
+        write_site(newer, site)
+    monkeypatch.undo()
+    assert snapshot(site) == before
+    assert not list(site.parent.glob(".site.*"))
