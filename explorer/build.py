@@ -30,7 +30,7 @@ from explorer.render import (
     make_environment,
     render_lesson,
 )
-from explorer.runner import GridRun, Progress, json_ready, run_grid
+from explorer.runner import GridRun, Progress, describe_point, json_ready, run_grid
 
 STATIC_ASSETS = ("style.css", "explorer.js", "fonts/NotoSansMath-Regular.woff2", "fonts/OFL.txt")
 SITE_SIGNATURE = ("index.html", "assets/explorer.js")
@@ -43,7 +43,7 @@ class Reporter:
 
     info: Callable[[str], None] = lambda message: None
     warning: Callable[[str], None] = lambda message: None
-    progress: Callable[[str], Progress] = lambda slug: (lambda done, total, cached: None)
+    progress: Callable[[str], Progress] = lambda slug: lambda done, total, cached: None
 
 
 @dataclass(frozen=True)
@@ -100,9 +100,7 @@ def _check_directives(
             if name not in available[directive.kind]:
                 kind = "control" if directive.kind == "controls" else directive.kind
                 known = ", ".join(available[directive.kind]) or "none"
-                problems.append(
-                    f"{where}: unknown {kind} '{name}'; {module.name} defines: {known}"
-                )
+                problems.append(f"{where}: unknown {kind} '{name}'; {module.name} defines: {known}")
                 continue
             placed = {"controls": placed_controls, "chart": placed_charts}.get(directive.kind)
             if placed is not None:
@@ -158,7 +156,9 @@ def plan(project: Project, only: str | None, warnings: list[str]) -> list[Planne
         for lang, page in lesson.pages.items():
             source = page.source
             try:
-                parsed[lang] = parse_markdown(source.path, source.body, source.body_first_line, root)
+                parsed[lang] = parse_markdown(
+                    source.path, source.body, source.body_first_line, root
+                )
             except ContentError as exc:
                 problems.append(exc.message)
         if len(parsed) != len(lesson.pages):
@@ -197,21 +197,77 @@ def _chart_specs(
     specs: dict[str, chart_tools.ChartSpec] = {}
     for name in sorted(placed):
         spec = chart_tools.chart_spec(module.charts[name], lang, module.grid, module.path, root)
-        for key, result in run.results.items():
-            available = set(result.get("datasets", {})) | set(summary)
-            missing = sorted(set(spec.datasets) - available)
+        for point in module.grid:
+            result = run.results[module.grid.key(point)]
+            missing = sorted(set(spec.datasets) - set(result.get("datasets", {})) - set(summary))
             if missing:
-                point = dict(zip(module.grid.names, key.split("-"), strict=True))
                 raise ComputeError(
                     f"{location(module.path, None, root)}: chart '{name}' reads dataset "
-                    f"'{missing[0]}', which compute() did not return at grid point with value "
-                    f"indices {point}; return it in result['datasets'] or fix the chart"
+                    f"'{missing[0]}', which compute() did not return for lesson "
+                    f"{planned.lesson.slug}, grid point ({describe_point(point)}); "
+                    "return it in result['datasets'] or fix the chart"
                 )
         specs[name] = spec
     return specs
 
 
-def render_site(project: Project, planned: list[PlannedLesson], report: BuildReport, reporter: Reporter, jobs: int) -> dict[str, bytes]:
+def site_path(lang: str, name: str) -> str:
+    """Where page ``name`` in ``lang`` lives: the first language at the root, others in a folder."""
+    return name if lang == LANGUAGES[0] else f"{lang}/{name}"
+
+
+def page_context(
+    project: Project, strings: dict[str, dict[str, str]], lang: str, name: str
+) -> PageContext:
+    """The surroundings of page ``name`` (e.g. ``index.html``) in ``lang``."""
+    other = LANGUAGES[(LANGUAGES.index(lang) + 1) % len(LANGUAGES)]
+    root_rel = "" if lang == LANGUAGES[0] else "../"
+    return PageContext(
+        lang=lang,
+        root=root_rel,
+        other_lang=other,
+        other_lang_href=root_rel + site_path(other, name),
+        strings=strings[lang],
+        site_title=project.title[lang],
+        site_description=project.description[lang],
+    )
+
+
+def _pager_link(planned: list[PlannedLesson], position: int, lang: str) -> dict[str, str] | None:
+    if not 0 <= position < len(planned):
+        return None
+    lesson = planned[position].lesson
+    return {"href": f"{lesson.slug}.html", "title": lesson.pages[lang].title}
+
+
+def _run_lesson(
+    project: Project, item: PlannedLesson, report: BuildReport, reporter: Reporter, jobs: int
+) -> tuple[GridRun | None, dict[str, Any]]:
+    """Verify the lesson's data and compute (or fetch from the cache) its whole grid."""
+    module = item.module
+    if module is None:
+        return None, {}
+    checksums = verify_data_files(project.data_dir, module.data_files, project.root)
+    run = run_grid(
+        item.lesson.slug,
+        module,
+        checksums,
+        project.build_dir / "results",
+        project.root,
+        jobs=jobs,
+        progress=reporter.progress(item.lesson.slug),
+    )
+    report.runs.append(run)
+    return run, _summary(item, run, project.root)
+
+
+def render_site(
+    project: Project,
+    planned: list[PlannedLesson],
+    report: BuildReport,
+    reporter: Reporter,
+    jobs: int,
+) -> dict[str, bytes]:
     """Compute every lesson's grid and render every file of the site, in memory."""
     root = project.root
     env = make_environment(project.templates_dir)
@@ -219,60 +275,28 @@ def render_site(project: Project, planned: list[PlannedLesson], report: BuildRep
     asset_cache = project.build_dir / "assets-cache"
     files: dict[str, str | bytes] = {".nojekyll": ""}
     cards: dict[str, list[dict[str, str]]] = {lang: [] for lang in LANGUAGES}
-    for item in planned:
+    for position, item in enumerate(planned):
         lesson, module = item.lesson, item.module
-        run = GridRun(lesson=lesson.slug, results={"": {"readouts": {}}}, computed=0, cached=0)
-        summary: dict[str, Any] = {}
-        if module is not None:
-            checksums = verify_data_files(project.data_dir, module.data_files, root)
-            run = run_grid(
-                lesson.slug,
-                module,
-                checksums,
-                project.build_dir / "results",
-                root,
-                jobs=jobs,
-                progress=reporter.progress(lesson.slug),
-            )
-            report.runs.append(run)
-            summary = _summary(item, run, root)
-        default_key = module.grid.key(module.grid.default) if module else ""
-        result = run.results[default_key]
-        index = planned.index(item)
-        for lang_index, lang in enumerate(LANGUAGES):
-            other = LANGUAGES[(lang_index + 1) % len(LANGUAGES)]
-            prefix = "" if lang_index == 0 else f"{lang}/"
-            other_prefix = "" if other == LANGUAGES[0] else f"{other}/"
-            root_rel = "" if lang_index == 0 else "../"
-            context = PageContext(
-                lang=lang,
-                root=root_rel,
-                other_lang=other,
-                other_lang_href=f"{root_rel}{other_prefix}{lesson.slug}.html",
-                strings=strings[lang],
-                site_title=project.title[lang],
-                site_description=project.description[lang],
-            )
-            specs = _chart_specs(item, run, summary, lang, root)
+        run, summary = _run_lesson(project, item, report, reporter, jobs)
+        result: dict[str, Any] = {"readouts": {}, "datasets": {}}
+        if module is not None and run is not None:
+            result = run.results[module.grid.key(module.grid.default)]
+        for lang in LANGUAGES:
+            context = page_context(project, strings, lang, f"{lesson.slug}.html")
+            specs = _chart_specs(item, run, summary, lang, root) if run else {}
             svg_href = {}
             for name, spec in specs.items():
                 svg_path = f"assets/charts/{lesson.slug}/{name}.{lang}.svg"
                 full = chart_tools.with_data(spec.spec, default_rows(spec, result, summary))
                 files[svg_path] = chart_tools.render_svg(full, asset_cache)
-                svg_href[name] = f"{root_rel}{svg_path}"
-            if module is not None:
+                svg_href[name] = context.root + svg_path
+            if module is not None and run is not None:
                 data = lesson_data(module, run.results, specs, lang)
-                files[f"assets/data/{lesson.slug}.{lang}.js"] = data_script(lesson.slug, data.page_data)
+                files[f"assets/data/{lesson.slug}.{lang}.js"] = data_script(
+                    lesson.slug, data.page_data
+                )
             page = lesson.pages[lang]
-
-            def neighbour(offset: int, lang: str = lang) -> dict[str, str] | None:
-                position = index + offset
-                if 0 <= position < len(planned):
-                    other_lesson = planned[position].lesson
-                    return {"href": f"{other_lesson.slug}.html", "title": other_lesson.pages[lang].title}
-                return None
-
-            files[f"{prefix}{lesson.slug}.html"] = render_lesson(
+            files[site_path(lang, f"{lesson.slug}.html")] = render_lesson(
                 env,
                 context,
                 item.parsed[lang],
@@ -285,8 +309,8 @@ def render_site(project: Project, planned: list[PlannedLesson], report: BuildRep
                 result=result,
                 summary=summary,
                 svg_href=svg_href,
-                previous=neighbour(-1),
-                next_=neighbour(+1),
+                previous=_pager_link(planned, position - 1, lang),
+                next_=_pager_link(planned, position + 1, lang),
             )
             cards[lang].append(
                 {
@@ -297,31 +321,16 @@ def render_site(project: Project, planned: list[PlannedLesson], report: BuildRep
                 }
             )
         report.lessons.append(lesson.slug)
-    for lang_index, lang in enumerate(LANGUAGES):
-        other = LANGUAGES[(lang_index + 1) % len(LANGUAGES)]
-        prefix = "" if lang_index == 0 else f"{lang}/"
-        root_rel = "" if lang_index == 0 else "../"
-        other_prefix = "" if other == LANGUAGES[0] else f"{other}/"
-        context = PageContext(
-            lang=lang,
-            root=root_rel,
-            other_lang=other,
-            other_lang_href=f"{root_rel}{other_prefix}index.html",
-            strings=strings[lang],
-            site_title=project.title[lang],
-            site_description=project.description[lang],
-        )
-        files[f"{prefix}index.html"] = env.get_template("index.html").render(
+    for lang in LANGUAGES:
+        context = page_context(project, strings, lang, "index.html")
+        files[site_path(lang, "index.html")] = env.get_template("index.html").render(
             **context.variables(), lessons=cards[lang]
         )
     files["404.html"] = env.get_template("404.html").render(
         langs=LANGUAGES,
         strings=strings,
         titles=project.title,
-        index_hrefs={
-            lang: ("index.html" if i == 0 else f"{lang}/index.html")
-            for i, lang in enumerate(LANGUAGES)
-        },
+        index_hrefs={lang: site_path(lang, "index.html") for lang in LANGUAGES},
     )
     files["assets/vega.js"] = chart_tools.vega_bundle(asset_cache)
     static = project.templates_dir / "static"
@@ -351,9 +360,10 @@ def page_sources(planned: list[PlannedLesson], root: Path) -> dict[str, PageSour
 def write_site(files: dict[str, bytes], out: Path) -> None:
     """Write ``files`` to a new folder beside ``out``, then swap it in."""
     out = out.resolve()
-    if out.exists() and (not out.is_dir() or (
-        any(out.iterdir()) and not all((out / name).is_file() for name in SITE_SIGNATURE)
-    )):
+    if out.exists() and (
+        not out.is_dir()
+        or (any(out.iterdir()) and not all((out / name).is_file() for name in SITE_SIGNATURE))
+    ):
         raise ExplorerError(
             f"{out}: exists and is not a site built by explorer; choose an empty or new "
             "folder with --out (nothing was written)"

@@ -66,10 +66,14 @@ def chart_spec(chart: Chart, lang: str, grid: Grid, module_path: Path, root: Pat
     try:
         spec = chart.build(lang).to_dict()
     except Exception as exc:
-        raise ModuleError(f"{where}: building the chart failed: {type(exc).__name__}: {exc}") from exc
+        raise ModuleError(
+            f"{where}: building the chart failed: {type(exc).__name__}: {exc}"
+        ) from exc
     spec.pop("datasets", None)
     if "values" in json.dumps(spec.get("data", {})):
-        raise ModuleError(f"{where}: use alt.Data(name=...) for the chart's data, not inline values")
+        raise ModuleError(
+            f"{where}: use alt.Data(name=...) for the chart's data, not inline values"
+        )
     default = grid.default
     signals = []
     for node in _walk(spec):
@@ -97,7 +101,9 @@ def chart_spec(chart: Chart, lang: str, grid: Grid, module_path: Path, root: Pat
     )
 
 
-def with_data(spec: Mapping[str, Any], datasets: Mapping[str, list[dict[str, Any]]]) -> dict[str, Any]:
+def with_data(
+    spec: Mapping[str, Any], datasets: Mapping[str, list[dict[str, Any]]]
+) -> dict[str, Any]:
     """A copy of ``spec`` carrying ``datasets`` inline (Vega-Lite's top-level ``datasets``)."""
     full = copy.deepcopy(dict(spec))
     full["datasets"] = {name: datasets[name] for name in sorted(datasets)}

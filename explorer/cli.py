@@ -78,10 +78,24 @@ def cli() -> None:
     default=None,
     help="Where to write the site.  [default: build/site in the project]",
 )
-@click.option("--only", metavar="LESSON", help="Build just one lesson (slug like 03-differential-privacy, or its number 03).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Grid points computed in parallel.  [default: number of cores]")
-@click.option("--strict", is_flag=True, help="Treat warnings (unplaced charts, missing controls) as errors.")
-def build_command(project_dir: Path, out: Path | None, only: str | None, jobs: int | None, strict: bool) -> None:
+@click.option(
+    "--only",
+    metavar="LESSON",
+    help="Build just one lesson (slug like 03-differential-privacy, or its number 03).",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Grid points computed in parallel.  [default: number of cores]",
+)
+@click.option(
+    "--strict", is_flag=True, help="Treat warnings (unplaced charts, missing controls) as errors."
+)
+def build_command(
+    project_dir: Path, out: Path | None, only: str | None, jobs: int | None, strict: bool
+) -> None:
     """Compute every lesson's grid (cached) and write the static site."""
     project = load_project(project_dir)
     report = build(project, out, only=only, jobs=_jobs(jobs), strict=strict, reporter=_reporter())
@@ -100,7 +114,13 @@ def build_command(project_dir: Path, out: Path | None, only: str | None, jobs: i
 
 @cli.command("check")
 @project_option
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Grid points computed in parallel.  [default: number of cores]")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Grid points computed in parallel.  [default: number of cores]",
+)
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 def check_command(project_dir: Path, jobs: int | None, strict: bool) -> None:
     """Validate content, grids, results and internal links without writing the site."""
@@ -114,14 +134,30 @@ def check_command(project_dir: Path, jobs: int | None, strict: bool) -> None:
 
 @cli.command("serve")
 @project_option
-@click.option("--dir", "site_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help="The built site to serve.  [default: build/site in the project]")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port on 127.0.0.1 (0 picks a free one).")
+@click.option(
+    "--dir",
+    "site_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="The built site to serve.  [default: build/site in the project]",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="Port on 127.0.0.1 (0 picks a free one).",
+)
 def serve_command(project_dir: Path, site_dir: Path | None, port: int) -> None:
     """Preview the built site on http://127.0.0.1 (this machine only)."""
     directory = site_dir or project_dir / "build" / "site"
     if not (directory / "index.html").is_file():
         raise ExplorerError(f"{directory}: no built site here; run 'explorer build' first")
-    serve_site(directory, port, announce=lambda url: click.echo(f"Serving {directory} at {url} (Ctrl+C stops)"))
+    serve_site(
+        directory,
+        port,
+        announce=lambda url: click.echo(f"Serving {directory} at {url} (Ctrl+C stops)"),
+    )
 
 
 @cli.command("clean")

@@ -28,8 +28,9 @@ highlight the current point. A module may also define
 computed once from every grid point's result (keyed by :meth:`Grid.key`), shared
 by all points.
 
-The module imports nothing from ``explorer`` except this file, so its library
-functions stay reusable on their own.
+The module imports nothing from ``explorer`` except this file and
+:mod:`explorer.provenance` (checksums of data files), both plain Python, so its
+library functions stay reusable on their own.
 """
 
 from __future__ import annotations
@@ -93,9 +94,7 @@ class Param:
         """The widget actually drawn: numbers with more than four values get a slider."""
         if self.widget != "auto":
             return self.widget
-        numeric = all(
-            isinstance(v, int | float) and not isinstance(v, bool) for v in self.values
-        )
+        numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for v in self.values)
         return "slider" if numeric and len(self.values) > 4 else "choice"
 
     def display(self, index: int, lang: str) -> str:

@@ -89,13 +89,21 @@ def check_links(
                     f"{where}: '{url}' is root-absolute; use a relative path so any base path works"
                 )
                 continue
-            target = page if not parts.path else posixpath.normpath(
-                posixpath.join(posixpath.dirname(page), unquote(parts.path))
+            target = (
+                page
+                if not parts.path
+                else posixpath.normpath(
+                    posixpath.join(posixpath.dirname(page), unquote(parts.path))
+                )
             )
             if target not in files:
-                problems.append(f"{where}: '{url}' points to {target}, which the site does not contain")
+                problems.append(
+                    f"{where}: '{url}' points to {target}, which the site does not contain"
+                )
             elif parts.fragment and target in parsed and parts.fragment not in parsed[target].ids:
-                problems.append(f"{where}: '{url}': {target} has no element with id '{parts.fragment}'")
+                problems.append(
+                    f"{where}: '{url}': {target} has no element with id '{parts.fragment}'"
+                )
     for path, content in sorted(files.items()):
         if path.endswith(".css"):
             for url in CSS_URL.findall(content.decode("utf-8")):
@@ -103,7 +111,11 @@ def check_links(
                     continue
                 target = posixpath.normpath(posixpath.join(posixpath.dirname(path), url))
                 if target not in files:
-                    problems.append(f"{path}: url({url}) points to {target}, which the site does not contain")
+                    problems.append(
+                        f"{path}: url({url}) points to {target}, which the site does not contain"
+                    )
     if problems:
-        header = "1 broken reference:" if len(problems) == 1 else f"{len(problems)} broken references:"
+        header = (
+            "1 broken reference:" if len(problems) == 1 else f"{len(problems)} broken references:"
+        )
         raise LinkError("\n  ".join([header, *problems]))

@@ -76,8 +76,21 @@ class ParsedMarkdown:
         return TOKEN_PATTERN.sub(replace, self.html)
 
 
+def _unbalanced_braces(tex: str) -> bool:
+    depth = 0
+    for brace in re.findall(r"(?<!\\)[{}]", tex):
+        depth += 1 if brace == "{" else -1
+        if depth < 0:
+            return True
+    return depth != 0
+
+
 def render_math(tex: str, display: bool, where: str) -> str:
     """One LaTeX formula as MathML; unknown commands are an error naming ``where``."""
+    if _unbalanced_braces(tex):
+        raise ContentError(
+            f"{where}: the formula ${tex}$ has unbalanced braces; close every '{{' with '}}'"
+        )
     try:
         mathml = latex_to_mathml(tex, display="block" if display else "inline")
     except Exception as exc:  # latex2mathml raises a variety of plain exceptions
@@ -88,7 +101,7 @@ def render_math(tex: str, display: bool, where: str) -> str:
     unknown = re.search(r">(\\[A-Za-z]*|\\)<", mathml)
     if unknown:
         raise ContentError(
-            f"{where}: the formula ${tex}$ uses {unknown.group(1)!r}, which cannot be "
+            f"{where}: the formula ${tex}$ uses '{unknown.group(1)}', which cannot be "
             "turned into MathML; use a standard LaTeX command (e.g. D^{\\prime} for D′)"
         )
     return mathml
@@ -119,9 +132,7 @@ class _Extractor:
             known = ", ".join(BLOCK_KINDS + INLINE_KINDS)
             raise ContentError(f"{where}: unknown directive '{kind}'; use one of: {known}")
         if kind in BLOCK_KINDS and not block:
-            raise ContentError(
-                f"{where}: '{{{{< {kind} ... >}}}}' must stand on a line of its own"
-            )
+            raise ContentError(f"{where}: '{{{{< {kind} ... >}}}}' must stand on a line of its own")
         if kind in ("chart", "readout") and len(names) != 1:
             raise ContentError(
                 f"{where}: '{kind}' takes exactly one name, e.g. {{{{< {kind} NAME >}}}}"
@@ -191,7 +202,9 @@ class _Extractor:
         return end
 
 
-def parse_markdown(path: Path, body: str, first_line: int, root: Path | None = None) -> ParsedMarkdown:
+def parse_markdown(
+    path: Path, body: str, first_line: int, root: Path | None = None
+) -> ParsedMarkdown:
     """Render ``body`` (which starts at ``first_line`` of ``path``) to HTML with placeholders."""
     extractor = _Extractor(path, first_line, root)
     text = extractor.run(body)
@@ -215,13 +228,14 @@ def parse_markdown(path: Path, body: str, first_line: int, root: Path | None = N
     slots = tuple(extractor.directives)
     # Math and escaped dollars are finished HTML: put them back now.
     html = TOKEN_PATTERN.sub(
-        lambda m: extractor.snippets[int(m.group(1))]
-        if slots[int(m.group(1))] is None
-        else m.group(0),
+        lambda m: (
+            extractor.snippets[int(m.group(1))] if slots[int(m.group(1))] is None else m.group(0)
+        ),
         html,
     )
     headings = tuple(
-        (item["id"], item["name"]) for item in md.toc_tokens  # type: ignore[attr-defined]
+        (item["id"], item["name"])
+        for item in md.toc_tokens  # type: ignore[attr-defined]
     )
     return ParsedMarkdown(
         path=path,

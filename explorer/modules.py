@@ -144,9 +144,7 @@ def _check_param(param: Any, problems: list[str], where: str) -> None:
         )
         return
     if not values:
-        problems.append(
-            f"{where}: grid parameter '{name}' has no values; give at least one value"
-        )
+        problems.append(f"{where}: grid parameter '{name}' has no values; give at least one value")
         return
     bad = [v for v in values if not isinstance(v, str | int | float | bool)]
     if bad:

@@ -95,7 +95,9 @@ def json_ready(value: Any, path: str) -> Any:
 
 def dumps(value: Any) -> str:
     """Canonical JSON: sorted keys, no spaces, shortest round-trip floats."""
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return json.dumps(
+        value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False
+    )
 
 
 def _compute_in_worker(path: str, root: str, point: dict[str, Scalar]) -> tuple[bool, str]:
@@ -120,7 +122,9 @@ def check_result(result: Any, module: LessonModule) -> None:
         raise ValueError("result['datasets'] must map dataset names to lists of rows")
     extra = set(result) - {"readouts", "datasets"}
     if extra:
-        raise ValueError(f"the result has unexpected keys {sorted(extra)}; use 'readouts' and 'datasets'")
+        raise ValueError(
+            f"the result has unexpected keys {sorted(extra)}; use 'readouts' and 'datasets'"
+        )
     missing = sorted(set(module.readouts) - set(result["readouts"]))
     if missing:
         raise ValueError(f"result['readouts'] lacks {', '.join(missing)}, declared in READOUTS")
@@ -136,7 +140,12 @@ def check_result(result: Any, module: LessonModule) -> None:
             )
 
 
-def cache_key(module: LessonModule, point: Mapping[str, Scalar], checksums: Mapping[str, str], versions: Mapping[str, str]) -> str:
+def cache_key(
+    module: LessonModule,
+    point: Mapping[str, Scalar],
+    checksums: Mapping[str, str],
+    versions: Mapping[str, str],
+) -> str:
     """The content hash a result is stored under."""
     material = {
         "format": RESULT_FORMAT,

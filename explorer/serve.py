@@ -2,23 +2,25 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Callable
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import ClassVar
 
 
 class QuietHandler(SimpleHTTPRequestHandler):
     """Serves files with correct types for the site's assets, without a log line per request."""
 
-    extensions_map = {
+    extensions_map: ClassVar[dict[str, str]] = {
         **SimpleHTTPRequestHandler.extensions_map,
         ".js": "text/javascript",
         ".svg": "image/svg+xml",
         ".woff2": "font/woff2",
     }
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib name
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 
@@ -32,7 +34,5 @@ def serve_site(directory: Path, port: int, announce: Callable[[str], None]) -> N
     """Serve until interrupted."""
     with make_server(directory, port) as server:
         announce(f"http://127.0.0.1:{server.server_address[1]}/")
-        try:
+        with contextlib.suppress(KeyboardInterrupt):
             server.serve_forever()
-        except KeyboardInterrupt:
-            pass

@@ -85,9 +85,9 @@ def test_tampered_copy_is_refused_with_the_exact_message(data_copy: Path):
         load_concrete(data_copy)
 
     assert str(raised.value) == (
-        f"{path}: SHA-256 is {actual} but {sources} records {expected}; "
-        f"restore the file from git (git checkout -- {path}), or, if the change "
-        f"is intended, record the new digest in {sources}"
+        f"{path}: SHA-256 is {actual}, but {sources} records {expected}; "
+        f"restore the original file (git checkout -- {path}), or if the change is "
+        f"intended, update its provenance and checksum in {sources}"
     )
     assert isinstance(raised.value, ValueError)
 

@@ -218,7 +218,7 @@ CASES = [
     ),
     pytest.param(
         replace(DICE_EN, r"$\hat p = h / n$", r"$\hat p = \frack{h}{n}$"),
-        r"content/en/01-dice.md:13: the formula $\hat p = \frack{h}{n}$ uses '\\frack', "
+        r"content/en/01-dice.md:13: the formula $\hat p = \frack{h}{n}$ uses '\frack', "
         r"which cannot be turned into MathML; use a standard LaTeX command "
         r"(e.g. D^{\prime} for D′)",
         id="unknown-latex-command",

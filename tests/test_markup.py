@@ -37,7 +37,10 @@ def test_a_price_followed_by_digits_is_not_math():
 
 
 def test_directives_are_collected_with_their_lines_and_filled_in_order():
-    parsed = parse("## 실습\n\n{{< controls epsilon >}}\n\nb = {{< readout scale >}} now.\n\n{{< chart densities >}}\n")
+    parsed = parse(
+        "## 실습\n\n{{< controls epsilon >}}\n\nb = {{< readout scale >}} now.\n\n"
+        "{{< chart densities >}}\n"
+    )
     assert [(d.kind, d.names, d.line) for d in parsed.directives] == [
         ("controls", ("epsilon",), 7),
         ("readout", ("scale",), 9),
@@ -63,12 +66,18 @@ def test_headings_get_unicode_ids_for_the_table_of_contents():
         ),
         (
             "Bad $D\\'$ here",
-            "content/ko/09-x.md:5: the formula $D\\'$ uses '\\\\', which cannot be turned into "
+            "content/ko/09-x.md:5: the formula $D\\'$ uses '\\', which cannot be turned into "
             "MathML; use a standard LaTeX command (e.g. D^{\\prime} for D′)",
         ),
         (
+            "Half $\\frac{h}{n$ done",
+            "content/ko/09-x.md:5: the formula $\\frac{h}{n$ has unbalanced braces; "
+            "close every '{' with '}'",
+        ),
+        (
             "{{< widget x >}}",
-            "content/ko/09-x.md:5: unknown directive 'widget'; use one of: controls, chart, readout",
+            "content/ko/09-x.md:5: unknown directive 'widget'; "
+            "use one of: controls, chart, readout",
         ),
         (
             "see {{< chart densities >}} inline",

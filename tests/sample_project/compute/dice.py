@@ -41,7 +41,10 @@ def share_at_least(values: list[int], threshold: int, prior: str) -> float:
 
 def compute(*, threshold: int, prior: str) -> dict:
     values = rolls()
-    counts = [{"face": face, "count": values.count(face), "hit": face >= threshold} for face in range(1, 7)]
+    counts = [
+        {"face": face, "count": values.count(face), "hit": face >= threshold}
+        for face in range(1, 7)
+    ]
     return {
         "readouts": {"share": share_at_least(values, threshold, prior), "rolls": len(values)},
         "datasets": {"faces": counts},
@@ -57,8 +60,14 @@ def _faces_chart(lang: str) -> alt.Chart:
     )
 
 
-CHARTS = (Chart("faces", _faces_chart, {"ko": "각 눈이 나온 횟수.", "en": "How often each face came up."}),)
+CHARTS = (
+    Chart(
+        "faces", _faces_chart, {"ko": "각 눈이 나온 횟수.", "en": "How often each face came up."}
+    ),
+)
 READOUTS = (
     Readout("share", {"ko": "비율", "en": "Share"}, format=".2f"),
-    Readout("rolls", {"ko": "굴린 횟수", "en": "Rolls"}, format="d", unit={"ko": "번", "en": "rolls"}),
+    Readout(
+        "rolls", {"ko": "굴린 횟수", "en": "Rolls"}, format="d", unit={"ko": "번", "en": "rolls"}
+    ),
 )
