@@ -29,6 +29,19 @@ project_option = click.option(
     help="The course project folder (the one with site.yml).",
 )
 
+jobs_option = click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Grid points computed in parallel.  [default: number of cores]",
+)
+strict_option = click.option(
+    "--strict",
+    is_flag=True,
+    help="Treat warnings (unplaced charts, parameters without a control) as errors.",
+)
+
 
 def _progress_printer(slug: str) -> Progress:
     """Report grid progress: a live line on a terminal, a few lines in a log."""
@@ -83,16 +96,8 @@ def cli() -> None:
     metavar="LESSON",
     help="Build just one lesson (slug like 03-differential-privacy, or its number 03).",
 )
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Grid points computed in parallel.  [default: number of cores]",
-)
-@click.option(
-    "--strict", is_flag=True, help="Treat warnings (unplaced charts, missing controls) as errors."
-)
+@jobs_option
+@strict_option
 def build_command(
     project_dir: Path, out: Path | None, only: str | None, jobs: int | None, strict: bool
 ) -> None:
@@ -114,14 +119,8 @@ def build_command(
 
 @cli.command("check")
 @project_option
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Grid points computed in parallel.  [default: number of cores]",
-)
-@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@jobs_option
+@strict_option
 def check_command(project_dir: Path, jobs: int | None, strict: bool) -> None:
     """Validate content, grids, results and internal links without writing the site."""
     project = load_project(project_dir)

@@ -16,11 +16,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 from explorer.errors import ModuleError, location, raise_collected
 from explorer.lesson import LANGUAGES, Chart, Grid, Param, Readout, canonical_text
 
+T = TypeVar("T")
 IDENTIFIER = re.compile(r"^[a-z_][a-z0-9_]*$")
 DEFINES_GRID = re.compile(r"^GRID\s*[:=]", re.MULTILINE)
 
@@ -170,6 +171,28 @@ def _check_param(param: Any, problems: list[str], where: str) -> None:
                 )
 
 
+def _named(
+    items: Any, kind: type[T], text_field: str, where: str, problems: list[str]
+) -> dict[str, T]:
+    """``CHARTS`` or ``READOUTS`` by name: right type, unique names, texts in every language."""
+    what = kind.__name__.lower()
+    found: dict[str, T] = {}
+    for item in items:
+        if not isinstance(item, kind):
+            problems.append(
+                f"{where}: {what.upper()}S must hold {kind.__name__} objects, got {item!r}"
+            )
+            continue
+        name = item.name  # type: ignore[attr-defined]
+        if not IDENTIFIER.match(name) or name in found:
+            problems.append(f"{where}: {what} name {name!r} is not a unique identifier")
+        text = getattr(item, text_field)
+        if problem := _check_text(text, f"{what} '{name}' {text_field}"):
+            problems.append(f"{where}: {problem}")
+        found[name] = item
+    return found
+
+
 def check_contract(module: ModuleType, name: str, path: Path, root: Path) -> LessonModule:
     """Validate a freshly imported module; collect every problem, then raise once."""
     where = location(path, None, root)
@@ -189,26 +212,8 @@ def check_contract(module: ModuleType, name: str, path: Path, root: Path) -> Les
     compute = getattr(module, "compute", None)
     if not callable(compute):
         problems.append(f"{where}: define compute(**point) returning a result dict")
-    charts: dict[str, Chart] = {}
-    for chart in getattr(module, "CHARTS", ()):
-        if not isinstance(chart, Chart):
-            problems.append(f"{where}: CHARTS must hold Chart objects, got {chart!r}")
-            continue
-        if not IDENTIFIER.match(chart.name) or chart.name in charts:
-            problems.append(f"{where}: chart name {chart.name!r} is not a unique identifier")
-        if problem := _check_text(chart.description, f"chart '{chart.name}' description"):
-            problems.append(f"{where}: {problem}")
-        charts[chart.name] = chart
-    readouts: dict[str, Readout] = {}
-    for readout in getattr(module, "READOUTS", ()):
-        if not isinstance(readout, Readout):
-            problems.append(f"{where}: READOUTS must hold Readout objects, got {readout!r}")
-            continue
-        if not IDENTIFIER.match(readout.name) or readout.name in readouts:
-            problems.append(f"{where}: readout name {readout.name!r} is not a unique identifier")
-        if problem := _check_text(readout.label, f"readout '{readout.name}' label"):
-            problems.append(f"{where}: {problem}")
-        readouts[readout.name] = readout
+    charts = _named(getattr(module, "CHARTS", ()), Chart, "description", where, problems)
+    readouts = _named(getattr(module, "READOUTS", ()), Readout, "label", where, problems)
     data_files = tuple(getattr(module, "DATA_FILES", ()))
     summarize = getattr(module, "summarize", None)
     raise_collected(problems)
