@@ -466,6 +466,8 @@ def compute(*, query: str, epsilon: float, releases: int) -> dict[str, dict[str,
         "epsilon_total": releases * epsilon,
         "ratio_bound": math.exp(epsilon),
         "mae_theory": scale,
+        # The standard deviation of the empirical error is b/sqrt(k): relative to b, 1/sqrt(k).
+        "error_spread": 1.0 / math.sqrt(releases),
         "mae_empirical": mean_absolute_error(noisy, true_answer),
         "max_log_ratio": float(np.max(np.abs(log_ratio))),
         "removed_record": float(d[removed]),
@@ -558,6 +560,14 @@ READOUTS: tuple[Readout, ...] = (
         "mae_theory",
         {"ko": "이론적 평균 절대 오차 Δ/ε", "en": "Theoretical mean absolute error Δ/ε"},
         ".4g",
+    ),
+    Readout(
+        "error_spread",
+        {
+            "ko": "경험적 오차의 상대적 흔들림 1/√k",
+            "en": "Relative spread of the empirical error 1/√k",
+        },
+        ".0%",
     ),
     Readout(
         "mae_empirical",
