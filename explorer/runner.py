@@ -23,7 +23,7 @@ from typing import Any
 from joblib import Parallel, delayed
 
 from explorer.errors import ComputeError, location
-from explorer.lesson import Scalar, canonical_text
+from explorer.lesson import LANGUAGES, Scalar, canonical_text
 from explorer.modules import LessonModule, import_module_file
 
 RESULT_FORMAT = 1
@@ -132,12 +132,12 @@ def check_result(result: Any, module: LessonModule) -> None:
         if not isinstance(rows, list) or any(not isinstance(row, dict) for row in rows):
             raise ValueError(f"result['datasets']['{name}'] must be a list of row dicts")
     for name, value in result["readouts"].items():
-        if isinstance(value, dict | list):
-            if isinstance(value, dict) and set(value) >= {"ko", "en"}:
-                continue
-            raise ValueError(
-                f"readout '{name}' must be a number, a text or {{'ko': ..., 'en': ...}}"
-            )
+        per_language = isinstance(value, dict) and all(
+            isinstance(value.get(lang), str) for lang in LANGUAGES
+        )
+        if isinstance(value, dict | list) and not per_language:
+            example = ", ".join(f"'{lang}': ..." for lang in LANGUAGES)
+            raise ValueError(f"readout '{name}' must be a number, a text or {{{example}}}")
 
 
 def cache_key(

@@ -1,0 +1,71 @@
+"""The grid runner's pure helpers: what a result may hold and how it is serialised."""
+
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from explorer.runner import check_result, dumps, json_ready
+
+MODULE = SimpleNamespace(readouts={"scale": None})
+
+
+def test_numpy_scalars_become_python_numbers():
+    ready = json_ready({"a": np.float64(0.5), "b": [np.int64(3)], "c": np.bool_(True)}, "result")
+    assert ready == {"a": 0.5, "b": [3], "c": True}
+    assert type(ready["b"][0]) is int
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ({"x": math.nan}, "result.x is nan; results must be finite numbers"),
+        ({"rows": [{"y": -math.inf}]}, "result.rows[0].y is -inf; results must be finite numbers"),
+        (
+            {"m": np.zeros(2)},
+            "result.m is a numpy.ndarray, which JSON cannot hold; "
+            "convert it to a number, text, list or dict (e.g. array.tolist())",
+        ),
+        ({1: "a"}, "result has a non-text key 1"),
+    ],
+)
+def test_values_a_page_cannot_show_are_refused_with_their_path(value, message):
+    with pytest.raises(ValueError) as caught:
+        json_ready(value, "result")
+    assert str(caught.value) == message
+
+
+def test_canonical_json_is_sorted_compact_and_keeps_unicode():
+    assert dumps({"b": 1, "a": "D′", "c": 0.1}) == '{"a":"D′","b":1,"c":0.1}'
+
+
+@pytest.mark.parametrize(
+    ("result", "message"),
+    [
+        ({"datasets": {}}, "the result must be a dict with 'readouts' and 'datasets' dicts"),
+        ({"readouts": {}}, "result['readouts'] lacks scale, declared in READOUTS"),
+        (
+            {"readouts": {"scale": 1}, "datasets": {"d": [1, 2]}},
+            "result['datasets']['d'] must be a list of row dicts",
+        ),
+        (
+            {"readouts": {"scale": {"ko": "일"}}},
+            "readout 'scale' must be a number, a text or {'ko': ..., 'en': ...}",
+        ),
+        (
+            {"readouts": {"scale": 1}, "extra": 2},
+            "the result has unexpected keys ['extra']; use 'readouts' and 'datasets'",
+        ),
+    ],
+)
+def test_malformed_results_are_explained(result, message):
+    with pytest.raises(ValueError) as caught:
+        check_result(result, MODULE)
+    assert str(caught.value) == message
+
+
+def test_a_well_formed_result_passes():
+    check_result({"readouts": {"scale": {"ko": "일", "en": "one"}}, "datasets": {"d": []}}, MODULE)
