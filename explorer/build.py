@@ -41,7 +41,6 @@ SITE_SIGNATURE = ("index.html", "assets/explorer.js")
 class Reporter:
     """Where the build tells what it is doing; the CLI prints, tests collect."""
 
-    info: Callable[[str], None] = lambda message: None
     warning: Callable[[str], None] = lambda message: None
     progress: Callable[[str], Progress] = lambda slug: lambda done, total, cached: None
 
@@ -346,10 +345,9 @@ def page_sources(planned: list[PlannedLesson], root: Path) -> dict[str, PageSour
     """Each lesson page's Markdown, by the page's path in the site."""
     sources: dict[str, PageSource] = {}
     for item in planned:
-        for lang_index, lang in enumerate(LANGUAGES):
-            prefix = "" if lang_index == 0 else f"{lang}/"
+        for lang in LANGUAGES:
             source = item.lesson.pages[lang].source
-            sources[f"{prefix}{item.lesson.slug}.html"] = PageSource(
+            sources[site_path(lang, f"{item.lesson.slug}.html")] = PageSource(
                 path=location(source.path, None, root),
                 body=source.body,
                 first_line=source.body_first_line,

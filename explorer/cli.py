@@ -63,7 +63,6 @@ def _progress_printer(slug: str) -> Progress:
 
 def _reporter() -> Reporter:
     return Reporter(
-        info=lambda message: click.echo(message, err=True),
         warning=lambda message: click.echo(f"warning: {message}", err=True),
         progress=_progress_printer,
     )
