@@ -291,9 +291,7 @@ def render_site(
                 svg_href[name] = context.root + svg_path
             if module is not None and run is not None:
                 data = lesson_data(module, run.results, specs, lang)
-                files[f"assets/data/{lesson.slug}.{lang}.js"] = data_script(
-                    lesson.slug, data.page_data
-                )
+                files[f"assets/data/{lesson.slug}.{lang}.js"] = data_script(lesson.slug, data)
             page = lesson.pages[lang]
             files[site_path(lang, f"{lesson.slug}.html")] = render_lesson(
                 env,

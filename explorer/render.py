@@ -38,23 +38,19 @@ def script_json(value: Any) -> str:
     return dumps(value).replace("</", "<\\/")
 
 
-@dataclass(frozen=True)
-class LessonData:
-    """What one lesson page needs at run time, in one language."""
-
-    page_data: dict[str, Any]
-    """Params, per-point readout texts and dataset ids, deduplicated rows, chart wiring."""
-    default_key: str
-    """Key of the default grid point."""
-
-
 def lesson_data(
     module: LessonModule,
     results: Mapping[str, dict[str, Any]],
     specs: Mapping[str, ChartSpec],
     lang: str,
-) -> LessonData:
-    """The page data of a lesson in ``lang``: each distinct dataset is stored once."""
+) -> dict[str, Any]:
+    """What a lesson page needs at run time, in ``lang``.
+
+    ``params`` (values and their canonical texts), ``points`` (per grid key: the
+    readout texts and, per dataset name, the id of its rows), ``datasets`` (each
+    distinct list of rows stored once) and ``charts`` (which datasets and
+    grid-parameter signals each placed chart uses).
+    """
     grid: Grid = module.grid
     used = sorted({name for spec in specs.values() for name in spec.datasets})
     ids: dict[str, str] = {}
@@ -92,7 +88,7 @@ def lesson_data(
         for name, spec in specs.items()
     }
     data = {"params": params, "points": points, "datasets": datasets, "charts": charts}
-    return LessonData(page_data=data, default_key=grid.key(grid.default))
+    return data
 
 
 def data_script(slug: str, data: Mapping[str, Any]) -> str:
