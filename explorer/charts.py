@@ -70,6 +70,8 @@ def chart_spec(chart: Chart, lang: str, grid: Grid, module_path: Path, root: Pat
             f"{where}: building the chart failed: {type(exc).__name__}: {exc}"
         ) from exc
     spec.pop("datasets", None)
+    # Vega puts the description into the live SVG's aria-label, for screen readers.
+    spec.setdefault("description", chart.description[lang])
     if "values" in json.dumps(spec.get("data", {})):
         raise ModuleError(
             f"{where}: use alt.Data(name=...) for the chart's data, not inline values"

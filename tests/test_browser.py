@@ -309,6 +309,9 @@ def test_every_page_loads_without_errors_or_outside_requests(
                     width: box.width, height: box.height,
                     loaded: image.complete && image.naturalWidth > 0,
                     hidden: image.hidden && image.getClientRects().length === 0,
+                    role: f.querySelector(".chart-live")?.getAttribute("role") ?? null,
+                    label: f.querySelector(".chart-live")?.getAttribute("aria-label") ?? null,
+                    alt: image.alt,
                   };
                 })"""
             )
@@ -322,6 +325,9 @@ def test_every_page_loads_without_errors_or_outside_requests(
                 assert figure["marks"] > 0 and figure["width"] > 0 and figure["height"] > 0, figure
                 assert figure["loaded"], f"{path}: static fallback did not load: {figure}"
                 assert figure["hidden"], f"{path}: static fallback still shown: {figure}"
+                # vega-embed labels the live chart with the spec's description: the fallback's text.
+                assert figure["role"] == "graphics-document", figure
+                assert figure["label"] == figure["alt"] != "", figure
         settle(page)
         watch.assert_clean(path)
         page.close()
