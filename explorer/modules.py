@@ -193,6 +193,14 @@ def _named(
     return found
 
 
+def _line_naming(source: list[str], name: object) -> int | None:
+    """The first line of the module that spells ``name`` as a string literal, if any."""
+    if not isinstance(name, str):
+        return None
+    quoted = (f'"{name}"', f"'{name}'")
+    return next((i for i, text in enumerate(source, 1) if any(q in text for q in quoted)), None)
+
+
 def check_contract(module: ModuleType, name: str, path: Path, root: Path) -> LessonModule:
     """Validate a freshly imported module; collect every problem, then raise once."""
     where = location(path, None, root)
@@ -204,8 +212,10 @@ def check_contract(module: ModuleType, name: str, path: Path, root: Path) -> Les
         if not isinstance(grid.params, tuple | list) or not grid.params:
             problems.append(f"{where}: GRID needs at least one Param")
         else:
+            source = path.read_text("utf-8").split("\n")
             for param in grid.params:
-                _check_param(param, problems, where)
+                line = _line_naming(source, getattr(param, "name", None))
+                _check_param(param, problems, location(path, line, root))
             names = [getattr(p, "name", None) for p in grid.params]
             if len(set(names)) != len(names):
                 problems.append(f"{where}: two grid parameters share a name")

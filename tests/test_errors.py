@@ -135,13 +135,13 @@ CASES = [
     ),
     pytest.param(
         replace(DICE_PY, '"threshold", (2, 3, 4, 5, 6), 4', '"threshold", 5, 4'),
-        "compute/dice.py: grid parameter 'threshold' values must be a list, got 5; "
+        "compute/dice.py:17: grid parameter 'threshold' values must be a list, got 5; "
         "write e.g. values=(0.1, 1.0)",
         id="grid-values-not-a-list",
     ),
     pytest.param(
         replace(DICE_PY, '"threshold", (2, 3, 4, 5, 6), 4', '"threshold", (), 4'),
-        "compute/dice.py: grid parameter 'threshold' has no values; give at least one value",
+        "compute/dice.py:17: grid parameter 'threshold' has no values; give at least one value",
         id="grid-values-empty",
     ),
     pytest.param(
