@@ -8,6 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from lessonpage import TIMEOUT_MS, Site
+from playwright.sync_api import Browser, BrowserContext
 
 from explorer.build import BuildReport, build
 from explorer.project import load_project
@@ -68,3 +70,21 @@ def site_server(course_site: tuple[Path, BuildReport]) -> Iterator[str]:
     yield f"http://127.0.0.1:{server.server_address[1]}/course-repo/"
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture(params=["file", "http"])
+def site(request: pytest.FixtureRequest, course_site: tuple[Path, BuildReport]) -> Site:
+    """The course opened from disk, or served at /course-repo/ on 127.0.0.1."""
+    folder = course_site[0]
+    if request.param == "file":
+        return Site(base=folder.as_uri() + "/", folder=folder)
+    return Site(base=request.getfixturevalue("site_server"), folder=folder)
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    """A fresh browser context (no shared cache, storage or history) for one test."""
+    context = browser.new_context()
+    context.set_default_timeout(TIMEOUT_MS)
+    yield context
+    context.close()

@@ -1,0 +1,309 @@
+"""Helpers for browser tests of lesson pages: open a page, watch it, compare it with compute().
+
+A :class:`LessonPage` wraps one lesson module and its slug. It knows what the page
+must show at a grid point from two sources that must agree: the page data the build
+wrote (read in the browser) and the module's own ``compute()``, run here.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+from urllib.parse import unquote
+
+from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Response
+
+from explorer.lesson import LANGUAGES, Grid
+
+PREFIX = {lang: "" if i == 0 else f"{lang}/" for i, lang in enumerate(LANGUAGES)}
+"""Where each language's pages sit, relative to the site root."""
+TIMEOUT_MS = 15_000
+READY = "article[data-lesson][data-ready='true']"
+
+State = dict[str, int]
+"""A grid point as value indices by parameter name, as the page keys it."""
+
+
+@dataclass(frozen=True)
+class Site:
+    """The built course as the browser reaches it."""
+
+    base: str
+    """URL of the site root, ending in ``/``; every request must start with it."""
+    folder: Path
+    """The built folder on disk."""
+
+    def url(self, path: str) -> str:
+        """The URL of ``path`` (relative to the site root)."""
+        return self.base + path
+
+
+class Watch:
+    """Collects what the site must never do: console errors, page errors, bad requests."""
+
+    def __init__(self, page: Page, base: str) -> None:
+        self.base = base
+        self.problems: list[str] = []
+        self.requests: list[str] = []
+        page.on("console", self._console)
+        page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
+        page.on("requestfailed", lambda r: self.problems.append(f"failed: {r.url} {r.failure}"))
+        page.on("response", self._response)
+        page.on("request", lambda request: self.requests.append(request.url))
+        # The browser's own requests (e.g. /favicon.ico) reach Playwright only through CDP.
+        cdp = page.context.new_cdp_session(page)
+        cdp.on(
+            "Network.requestWillBeSent", lambda event: self.requests.append(event["request"]["url"])
+        )
+        cdp.send("Network.enable")
+
+    def _console(self, message: ConsoleMessage) -> None:
+        if message.type in ("error", "warning"):
+            where = message.location.get("url", "")
+            self.problems.append(f"console {message.type}: {message.text} ({where})")
+
+    def _response(self, response: Response) -> None:
+        if response.status >= 400:
+            self.problems.append(f"HTTP {response.status}: {response.url}")
+
+    def assert_clean(self, what: str) -> None:
+        outside = sorted({url for url in self.requests if not url.startswith((self.base, "data:"))})
+        assert not outside, f"{what}: requests outside the site {self.base}: {outside}"
+        assert not self.problems, f"{what}: " + "\n".join(self.problems)
+
+
+def open_page(context: BrowserContext, site: Site, path: str) -> tuple[Page, Watch]:
+    """Open ``path`` in a new tab, watching it from the first request on."""
+    page = context.new_page()
+    watch = Watch(page, site.base)
+    page.goto(site.url(path))
+    return page, watch
+
+
+def settle(page: Page) -> None:
+    """Wait until fonts and images have finished loading."""
+    page.wait_for_function(
+        "Array.from(document.images).every(image => image.complete)", timeout=TIMEOUT_MS
+    )
+    page.evaluate("async () => { await document.fonts.ready; }")
+
+
+def assert_rows_close(actual: list[dict[str, Any]], expected: list[dict[str, Any]], what: str):
+    """Rows equal field by field, floats to 1e-9 relative."""
+    assert len(actual) == len(expected), f"{what}: {len(actual)} rows, expected {len(expected)}"
+    for number, (row, want) in enumerate(zip(actual, expected, strict=True)):
+        assert row.keys() == want.keys(), f"{what} row {number}: fields {sorted(row)}"
+        for field_name, value in want.items():
+            got = row[field_name]
+            if isinstance(value, float) or isinstance(got, float):
+                assert math.isclose(got, value, rel_tol=1e-9, abs_tol=1e-12), (
+                    f"{what} row {number} {field_name}: {got!r} != {value!r}"
+                )
+            else:
+                assert got == value, f"{what} row {number} {field_name}: {got!r} != {value!r}"
+
+
+PAGE_STATE = """slug => {
+  const article = document.querySelector("article[data-lesson]");
+  const lesson = window.explorerLesson;
+  const data = window.EXPLORER_DATA[slug];
+  const key = article.dataset.point;
+  const views = {};
+  for (const [name, chart] of Object.entries(data.charts)) {
+    const view = lesson.views[name];
+    views[name] = {
+      // A JSON round trip drops the symbols Vega tags its rows with.
+      data: Object.fromEntries(
+        chart.datasets.map(d => [d, JSON.parse(JSON.stringify(view.data(d)))])),
+      signals: Object.fromEntries(chart.signals.map(s => [s, view.signal(s)])),
+    };
+  }
+  const figures = Array.from(document.querySelectorAll("figure[data-chart]"));
+  return {
+    key,
+    hash: window.location.hash,
+    point: data.points[key],
+    rows: Object.fromEntries(Object.values(data.points[key].d).map(id => [id, data.datasets[id]])),
+    views,
+    // Vega tags the rows it is handed; the page data must only ever hand it copies.
+    tagged: Object.values(data.datasets).flat()
+      .filter(row => Object.getOwnPropertySymbols(row).length > 0).length,
+    svg: Object.fromEntries(
+      figures.map(f => [f.dataset.chart, f.querySelector(".chart-live svg").outerHTML])),
+    readouts: Array.from(article.querySelectorAll("[data-readout]"))
+      .map(e => [e.dataset.readout, e.textContent]),
+    sliders: Array.from(article.querySelectorAll("input[type=range][data-param]")).map(i => ({
+      name: i.dataset.param, value: i.value, valuetext: i.getAttribute("aria-valuetext"),
+      output: i.parentNode.querySelector("[data-output]").textContent,
+    })),
+    radios: Array.from(article.querySelectorAll("input[type=radio][data-param]")).map(i => ({
+      name: i.dataset.param, value: i.value, checked: i.checked,
+    })),
+    selects: Array.from(article.querySelectorAll("select[data-param]")).map(s => ({
+      name: s.dataset.param, value: s.value,
+    })),
+  };
+}"""
+
+
+class LessonPage:
+    """One lesson: its module (the reference) and its page (what the learner sees)."""
+
+    def __init__(self, module: ModuleType, slug: str) -> None:
+        self.module = module
+        self.slug = slug
+        self.grid: Grid = module.GRID
+        self._results = functools.cache(self._compute)
+
+    def path(self, lang: str) -> str:
+        """The page's path relative to the site root."""
+        return f"{PREFIX[lang]}{self.slug}.html"
+
+    def key_of(self, state: State) -> str:
+        return "-".join(str(state[p.name]) for p in self.grid.params)
+
+    def point_of(self, state: State) -> dict[str, Any]:
+        return {p.name: p.values[state[p.name]] for p in self.grid.params}
+
+    def default_state(self) -> State:
+        return {p.name: p.default_index for p in self.grid.params}
+
+    def _compute(self, key: str) -> dict[str, Any]:
+        indices = [int(i) for i in key.split("-")]
+        point = {p.name: p.values[i] for p, i in zip(self.grid.params, indices, strict=True)}
+        return self.module.compute(**point)
+
+    def python_result(self, state: State) -> dict[str, Any]:
+        """``compute()`` of the module at ``state``, run here rather than read from the page."""
+        return self._results(self.key_of(state))
+
+    def python_readouts(self, state: State, lang: str) -> dict[str, str]:
+        readouts = self.python_result(state)["readouts"]
+        return {r.name: r.text(readouts[r.name], lang) for r in self.module.READOUTS}
+
+    def wait_for_point(self, page: Page, state: State) -> None:
+        page.wait_for_function(
+            "key => document.querySelector('article[data-lesson]').dataset.point === key",
+            arg=self.key_of(state),
+            timeout=TIMEOUT_MS,
+        )
+
+    def read(self, page: Page) -> dict[str, Any]:
+        """Everything the page shows: controls, readouts, chart views and their SVGs."""
+        return page.evaluate(PAGE_STATE, self.slug)
+
+    def assert_shows(self, page: Page, state: State, lang: str) -> dict[str, Any]:
+        """Controls, readouts, chart rows, signals and hash show ``state``; returns what it read."""
+        shown = self.read(page)
+        key = self.key_of(state)
+        assert shown["key"] == key
+
+        # Controls: slider positions and their visible texts, the checked radio, the selection.
+        for slider in shown["sliders"]:
+            param = self.grid.param(slider["name"])
+            index = state[param.name]
+            assert slider["value"] == str(index), slider
+            assert slider["output"] == slider["valuetext"] == param.display(index, lang), slider
+        for radio in shown["radios"]:
+            assert radio["checked"] == (int(radio["value"]) == state[radio["name"]]), radio
+        for select in shown["selects"]:
+            assert select["value"] == str(state[select["name"]]), select
+        placed = {c["name"] for kind in ("sliders", "radios", "selects") for c in shown[kind]}
+        assert placed == set(self.grid.names)
+
+        # Readouts: the page data's texts, and the module's own compute() and formats.
+        expected_texts = self.python_readouts(state, lang)
+        for name, text in shown["readouts"]:
+            assert text == shown["point"]["r"][name], f"readout {name} at {key}"
+            assert text == expected_texts[name], f"readout {name} at {key} (compute)"
+
+        # Each chart's Vega view holds this point's rows; its signals hold the grid values.
+        assert shown["tagged"] == 0, "Vega was handed the page data's own rows, not fresh copies"
+        datasets = self.python_result(state)["datasets"]
+        for name, view in shown["views"].items():
+            assert view["data"], f"chart {name} reads no dataset"
+            for dataset, rows in view["data"].items():
+                page_rows = shown["rows"][shown["point"]["d"][dataset]]
+                assert len(rows) == len(page_rows), f"chart {name}: dataset {dataset} at {key}"
+                # Vega may add fields to the rows it holds; compare the page data's fields only.
+                fields = [
+                    {field: row.get(field) for field in want}
+                    for row, want in zip(rows, page_rows, strict=True)
+                ]
+                assert fields == page_rows, f"chart {name}: dataset {dataset} at {key}"
+                assert_rows_close(fields, datasets[dataset], f"chart {name}: {dataset} at {key}")
+            for signal, value in view["signals"].items():
+                assert value == self.point_of(state)[signal], f"chart {name}: {signal} at {key}"
+
+        # The URL hash names the state in the parameters' canonical texts.
+        # A page opened without a hash keeps it empty until a control moves.
+        if shown["hash"] or state != self.default_state():
+            pairs = unquote(shown["hash"]).removeprefix("#").split("&")
+            texts = {p.name: p.value_texts[state[p.name]] for p in self.grid.params}
+            assert dict(pair.partition("=")[::2] for pair in pairs) == texts, shown["hash"]
+        return shown
+
+    def move(self, page: Page, name: str, key: str, index: int) -> None:
+        """Move control ``name`` by keyboard ``key`` (or ``"click"`` the value ``index``)."""
+        widget = self.grid.param(name).resolved_widget
+        if widget == "slider":
+            page.locator(f"input[type=range][data-param={name}]").focus()
+            page.keyboard.press(key)
+        elif widget == "select":
+            page.locator(f"select[data-param={name}]").select_option(str(index))
+        elif key == "click":
+            page.locator(f"input[type=radio][data-param={name}][value='{index}']").click()
+        else:
+            page.locator(f"input[type=radio][data-param={name}]:checked").focus()
+            page.keyboard.press(key)
+
+    def drive(
+        self,
+        page: Page,
+        site: Site,
+        lang: str,
+        steps: list[tuple[str, str, int]],
+        *,
+        every_step_redraws: bool = True,
+    ) -> dict[str, Any]:
+        """Apply ``steps`` (parameter, key or "click", resulting index) and check every point.
+
+        After each step the page must show the new point, name it in the hash, and
+        redraw exactly the charts whose rows or signals changed (and, unless
+        ``every_step_redraws`` is false, at least one chart). Returns the last view.
+        """
+        params = page.evaluate("slug => window.EXPLORER_DATA[slug].params", self.slug)
+        assert [(p["name"], p["values"], p["texts"], p["default"]) for p in params] == [
+            (p.name, list(p.values), list(p.value_texts), p.default_index) for p in self.grid.params
+        ]
+        state = self.default_state()
+        before = self.assert_shows(page, state, lang)
+        for name, key, index in steps:
+            self.move(page, name, key, index)
+            state = {**state, name: index}
+            self.wait_for_point(page, state)
+            after = self.assert_shows(page, state, lang)
+            value = self.grid.param(name).value_texts[index]
+            assert f"{name}={value}" in after["hash"]
+            assert page.url.split("#")[0] == site.url(self.path(lang))
+            changing = charts_that_change(before, after)
+            if every_step_redraws:
+                assert changing, f"{name} {key}: no chart depends on it"
+            redrawn = {c for c, svg in after["svg"].items() if svg != before["svg"][c]}
+            assert redrawn == changing, f"{name} {key}: charts redrawn {redrawn}, not {changing}"
+            before = after
+        return before
+
+
+def charts_that_change(before: dict[str, Any], after: dict[str, Any]) -> set[str]:
+    """Charts whose rows or signals differ between two points."""
+    return {
+        name
+        for name, view in after["views"].items()
+        if view["signals"] != before["views"][name]["signals"]
+        or any(after["point"]["d"][d] != before["point"]["d"][d] for d in view["data"])
+    }
