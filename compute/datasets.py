@@ -26,11 +26,13 @@ from explorer.provenance import SOURCES_FILE, DataIntegrityError, sha256_of
 __all__ = [
     "CONCRETE_DTYPES",
     "CONCRETE_FILE",
+    "CONSTITUTION_FILE",
     "DATA_DIR",
     "SOURCES_FILE",
     "DataIntegrityError",
     "expected_sha256",
     "load_concrete",
+    "load_constitution",
     "sha256_of",
     "verify",
 ]
@@ -53,6 +55,9 @@ CONCRETE_DTYPES: dict[str, str] = {
     "compressive_strength": "float64",
 }
 """The columns of ``concrete.csv`` in file order, with the dtype each is read as."""
+
+CONSTITUTION_FILE = "constitution-ko.txt"
+"""The Constitution of the Republic of Korea up to Article 39 (a statute, not copyrighted)."""
 
 
 def verify(name: str, data_dir: Path = DATA_DIR) -> Path:
@@ -91,3 +96,26 @@ def load_concrete(data_dir: Path = DATA_DIR) -> pd.DataFrame:
     """
     path = verify(CONCRETE_FILE, data_dir)
     return pd.read_csv(path, dtype=CONCRETE_DTYPES, encoding="utf-8")
+
+
+def load_constitution(data_dir: Path = DATA_DIR) -> str:
+    """Read the verified statute excerpt: the Korean Constitution up to Article 39.
+
+    Parameters
+    ----------
+    data_dir
+        The folder holding ``constitution-ko.txt`` and its ``SOURCES.md``.
+
+    Returns
+    -------
+    str
+        The whole file decoded as UTF-8, exactly as stored: ``\\n`` line endings
+        (no newline translation), ending with a newline.
+
+    Raises
+    ------
+    DataIntegrityError
+        If the file does not match its recorded digest (see :func:`verify`).
+    """
+    path = verify(CONSTITUTION_FILE, data_dir)
+    return path.read_bytes().decode("utf-8")

@@ -1,0 +1,904 @@
+"""Lesson 01, memorization: a character n-gram model, a fake canary and its exposure.
+
+The training text is the first 100 lines of the Korean Constitution (the
+preamble and Articles 1–39, ``data/constitution-ko.txt``), used as a sequence of
+characters only. Into it go whole extra lines, each placed right after a statute
+line:
+
+* the canary ``비밀 코드는 7391이다.``: a made-up sentence whose secret is the
+  four-digit code :data:`SECRET_CODE` after the fixed :data:`PREFIX`, inserted
+  ``repeats`` times (0, 1, 5 or 20);
+* the competing strings of :data:`COMPETITORS`: other codes between 7000 and
+  7999 after the same or similar prefixes, always present, so that a model with
+  a short context cannot tell them from the canary.
+
+Placement: a generator seeded with :data:`PLACEMENT_SEED` shuffles the 100
+places "after statute line i" once. The competing lines take the first places
+(in the order of :data:`COMPETITORS`), the canary copies the next
+:data:`MAX_REPEATS`; copy ``k`` always goes to the same place, so the text for
+``repeats = 5`` is the text for ``repeats = 1`` plus four lines. No place gets
+two lines, and every inserted line starts right after a newline.
+
+A :class:`CharNGram` model with context length ``n`` then counts, at every
+position of the training text with ``n`` characters before it, which character
+follows which ``n`` characters, and estimates with add-0.1 smoothing::
+
+    P(c | h) = (N(h, c) + 0.1) / (N(h) + 0.1·|V|)
+
+``V`` is the set of characters in the training text. Probabilities are exact
+fractions; a log-likelihood is taken only of the final product (see
+:func:`log_fraction`), so candidates with equal counts get bit-identical scores
+and a tie is never broken by rounding.
+
+Measures
+--------
+The candidates ``R`` are the 1,000 codes :data:`FIRST_CANDIDATE` …
+:data:`LAST_CANDIDATE`. A candidate's score is the log-likelihood of its four
+digits after the canary's line start ``"\\n" + PREFIX``. The canary's rank counts
+every candidate scoring at least as high as the canary, itself included
+(:func:`worst_rank`), and its exposure is ``log2 |R| − log2 rank``
+(:func:`exposure`). A model that has not memorized the canary gives it a rank
+that is, at best, uniformly random: its expected exposure is
+:func:`chance_exposure`.
+
+The greedy continuation writes four characters after the same line start, each
+time taking the character seen most often after the current context; among
+equally frequent characters the one with the smallest Unicode code point wins
+(:meth:`CharNGram.greedy`). In an unseen context every character has count 0,
+so the newline (U+000A, the smallest code point in the text) wins.
+
+This is a character counter, not a large language model; its numbers say
+nothing about how often real language models leak training data.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import altair as alt
+import numpy as np
+
+from compute.datasets import DATA_DIR, load_constitution
+from explorer.lesson import Chart, Grid, Param, Readout
+
+DATA_FILES: tuple[str, ...] = ("constitution-ko.txt",)
+
+SMOOTHING = Fraction(1, 10)
+"""The add-α constant of the smoothed estimate, kept exact."""
+PREFIX = "비밀 코드는 "
+"""What the canary says before its code (ends with a space)."""
+SECRET_CODE = "7391"
+"""The fake secret: not anyone's real code or personal data."""
+LINE_END = "이다."
+"""What follows the code on every inserted line."""
+LINE_START = "\n"
+"""Every inserted line follows a newline, so scoring starts from this character."""
+FIRST_CANDIDATE = 7000
+LAST_CANDIDATE = 7999
+CANDIDATE_COUNT = LAST_CANDIDATE - FIRST_CANDIDATE + 1
+CONTEXT_LENGTHS: tuple[int, ...] = tuple(range(1, 9))
+REPEATS: tuple[int, ...] = (0, 1, 5, 20)
+MAX_REPEATS = max(REPEATS)
+DEFAULT_CONTEXT_LENGTH = 3
+DEFAULT_REPEATS = 5
+PLACEMENT_SEED = 2019
+"""Seed that shuffles the insertion places; the year of "The Secret Sharer", otherwise arbitrary."""
+TOP_COUNT = 10
+"""How many best-scoring candidates the top-candidates chart lists."""
+CHART_DIGITS = 6
+"""Chart rows carry scores rounded to this many significant digits."""
+VISIBLE_WHITESPACE = {" ": "␣", "\n": "↵"}
+"""How a space and a newline are drawn when a continuation is shown."""
+
+
+@dataclass(frozen=True)
+class Competitor:
+    """A competing line put into every training text, ``times`` times."""
+
+    prefix: str
+    """The words before the code (ending with a space)."""
+    code: str
+    """A code from the candidate range other than the secret."""
+    times: int
+    """How many copies of the line the training text holds."""
+
+    @property
+    def line(self) -> str:
+        """The sentence as inserted, without its newline."""
+        return f"{self.prefix}{self.code}{LINE_END}"
+
+
+COMPETITORS: tuple[Competitor, ...] = (
+    # Shares the whole prefix "비밀 코드는 ": confusable at every n for the second digit.
+    Competitor("새 비밀 코드는 ", "7520", 2),
+    # Shares only "는 " with the prefix but the digits "739" with the code.
+    Competitor("금고 번호는 ", "7395", 6),
+    # Shares "는 " and the digit pair "39"; its line goes on with "이" after "39".
+    Competitor("출입 번호는 ", "7139", 7),
+    # Shares "는 " and the leading "71" with the line above.
+    Competitor("방 번호는 ", "7106", 3),
+)
+"""The synthetic competing strings, documented on the page."""
+
+
+# --- The model ----------------------------------------------------------------
+
+
+def log_fraction(value: Fraction) -> float:
+    """Natural logarithm of a positive fraction, computed from its reduced form.
+
+    Equal fractions have the same reduced numerator and denominator, so they
+    always get the same float, bit for bit, however they were multiplied
+    together. Python's ``math.log`` accepts integers of any size.
+    """
+    if value <= 0:
+        raise ValueError(f"the logarithm needs a positive value, got {value}")
+    return math.log(value.numerator) - math.log(value.denominator)
+
+
+@dataclass(frozen=True)
+class CharNGram:
+    """A character n-gram model with add-α smoothing, trained by :meth:`train`.
+
+    ``P(c | h) = (N(h, c) + α) / (N(h) + α·|V|)`` where ``h`` is the last
+    :attr:`context_length` characters before ``c``.
+    """
+
+    context_length: int
+    """``n``: how many preceding characters the model looks at."""
+    vocabulary: tuple[str, ...]
+    """``V``: every character of the training text, in code point order."""
+    pair_counts: Mapping[tuple[str, str], int]
+    """``N(h, c)``: how often character ``c`` follows the context ``h``."""
+    context_counts: Mapping[str, int]
+    """``N(h)``: how often ``h`` is followed by any character."""
+    smoothing: Fraction = SMOOTHING
+    """``α``, added to every count."""
+
+    @classmethod
+    def train(cls, text: str, context_length: int, smoothing: Fraction = SMOOTHING) -> CharNGram:
+        """Count every (context, next character) pair in ``text``.
+
+        Positions with fewer than ``context_length`` characters before them are
+        skipped (there is no padding), so the counts cover ``len(text) − n``
+        characters.
+        """
+        if context_length < 1:
+            raise ValueError(f"the context length must be at least 1, got {context_length}")
+        if smoothing <= 0:
+            raise ValueError(f"the smoothing constant must be > 0, got {smoothing}")
+        n = context_length
+        pairs = Counter((text[i - n : i], text[i]) for i in range(n, len(text)))
+        contexts: Counter[str] = Counter()
+        for (context, _), count in pairs.items():
+            contexts[context] += count
+        return cls(n, tuple(sorted(set(text))), dict(pairs), dict(contexts), Fraction(smoothing))
+
+    def context_of(self, history: str) -> str:
+        """The last ``n`` characters of ``history``: what the model conditions on."""
+        if len(history) < self.context_length:
+            raise ValueError(
+                f"the history {history!r} is shorter than the context length {self.context_length}"
+            )
+        return history[len(history) - self.context_length :]
+
+    def count(self, history: str, char: str) -> int:
+        """``N(h, c)`` for the context ``h`` at the end of ``history``."""
+        return self.pair_counts.get((self.context_of(history), char), 0)
+
+    def context_count(self, history: str) -> int:
+        """``N(h)`` for the context ``h`` at the end of ``history``."""
+        return self.context_counts.get(self.context_of(history), 0)
+
+    def probability(self, history: str, char: str) -> Fraction:
+        """``P(char | h)`` as an exact fraction, ``h`` the end of ``history``.
+
+        Raises ``ValueError`` for a character outside the vocabulary, to which
+        the model gives no probability.
+        """
+        if char not in self._vocabulary_set:
+            raise ValueError(f"{char!r} is not in the model's vocabulary")
+        alpha = self.smoothing
+        return (self.count(history, char) + alpha) / (
+            self.context_count(history) + alpha * len(self.vocabulary)
+        )
+
+    def log_prob(self, context: str, char: str) -> float:
+        """``ln P(char | h)``, ``h`` the last ``n`` characters of ``context``."""
+        return log_fraction(self.probability(context, char))
+
+    def likelihood(self, history: str, continuation: str) -> Fraction:
+        """Exact probability of writing ``continuation`` right after ``history``."""
+        product = Fraction(1)
+        text = history
+        for char in continuation:
+            product *= self.probability(text, char)
+            text += char
+        return product
+
+    def log_likelihood(self, history: str, continuation: str) -> float:
+        """``ln`` of :meth:`likelihood`: the sum of the :meth:`log_prob` terms, rounded once."""
+        return log_fraction(self.likelihood(history, continuation))
+
+    def next_char(self, history: str) -> str:
+        """The most frequent character after the context; ties go to the smallest code point."""
+        context = self.context_of(history)
+        best, best_count = self.vocabulary[0], -1
+        for char in self.vocabulary:  # code point order: the first maximum wins a tie
+            count = self.pair_counts.get((context, char), 0)
+            if count > best_count:
+                best, best_count = char, count
+        return best
+
+    def greedy(self, history: str, length: int) -> str:
+        """``length`` characters written after ``history``, each by :meth:`next_char`."""
+        text = history
+        for _ in range(length):
+            text += self.next_char(text)
+        return text[len(history) :]
+
+    @functools.cached_property
+    def _vocabulary_set(self) -> frozenset[str]:
+        return frozenset(self.vocabulary)
+
+
+# --- Exposure -----------------------------------------------------------------
+
+
+def _check_scores(scores: Sequence[float], canary_index: int) -> None:
+    if not scores:
+        raise ValueError("there are no candidate scores")
+    if not 0 <= canary_index < len(scores):
+        raise ValueError(f"canary_index {canary_index} is outside 0…{len(scores) - 1}")
+    if any(score != score for score in scores):
+        raise ValueError("a score is NaN; ranks need comparable scores")
+
+
+def worst_rank(scores: Sequence[float], canary_index: int) -> int:
+    """The canary's rank with ties resolved to the worst place.
+
+    Counts every candidate whose score is at least the canary's, the canary
+    included, so a canary tied with ``t`` others ranks ``t`` places lower than
+    if it had won every tie. Scores are compared exactly.
+
+    Parameters
+    ----------
+    scores
+        One score per candidate, higher meaning more likely (e.g. log-likelihoods).
+    canary_index
+        Position of the canary among the scores.
+
+    Returns
+    -------
+    int
+        A rank from 1 (strictly best) to ``len(scores)``.
+    """
+    _check_scores(scores, canary_index)
+    canary = scores[canary_index]
+    return sum(1 for score in scores if score >= canary)
+
+
+def tie_count(scores: Sequence[float], canary_index: int) -> int:
+    """How many other candidates score exactly as high as the canary."""
+    _check_scores(scores, canary_index)
+    canary = scores[canary_index]
+    return sum(1 for score in scores if score == canary) - 1
+
+
+def exposure(scores: Sequence[float], canary_index: int) -> float:
+    """Exposure in bits: ``log2 |R| − log2 rank``, with ``|R| = len(scores)``.
+
+    The rank is :func:`worst_rank`, so ties never inflate the exposure. The value
+    runs from 0 (the canary ranks last, or ties with every candidate) to
+    ``log2 |R|`` (the canary alone scores highest).
+    """
+    rank = worst_rank(scores, canary_index)
+    return math.log2(len(scores)) - math.log2(rank)
+
+
+def chance_exposure(candidate_count: int) -> float:
+    """Expected exposure when the canary's rank is uniform on ``1 … |R|``.
+
+    ``log2 |R| − (1/|R|)·Σ log2 k = log2 |R| − log2(|R|!) / |R|``, with
+    ``log2(|R|!)`` from the log-gamma function. About 1.44 bits for 1,000
+    candidates, and close to ``1/ln 2`` for any large ``|R|``.
+    """
+    if candidate_count < 1:
+        raise ValueError(f"there must be at least one candidate, got {candidate_count}")
+    log2_factorial = math.lgamma(candidate_count + 1) / math.log(2)
+    return math.log2(candidate_count) - log2_factorial / candidate_count
+
+
+# --- The training text ----------------------------------------------------------
+
+
+def candidates() -> tuple[str, ...]:
+    """The candidate codes ``R``: every four-digit string from 7000 to 7999, in order."""
+    return tuple(str(code) for code in range(FIRST_CANDIDATE, LAST_CANDIDATE + 1))
+
+
+def canary_line() -> str:
+    """The canary sentence as inserted, without its newline."""
+    return f"{PREFIX}{SECRET_CODE}{LINE_END}"
+
+
+def insertion_places(line_count: int, seed: int = PLACEMENT_SEED) -> tuple[list[int], list[int]]:
+    """Where the competing lines and the canary copies go.
+
+    Returns the statute line after which each competing line goes (in the order
+    of :data:`COMPETITORS`, each repeated ``times``) and the line after which
+    canary copy ``k`` goes, for ``k`` up to :data:`MAX_REPEATS`. All places differ.
+    """
+    competing = sum(competitor.times for competitor in COMPETITORS)
+    if competing + MAX_REPEATS > line_count:
+        raise ValueError(f"{competing + MAX_REPEATS} inserted lines need as many statute lines")
+    order = [int(place) for place in np.random.default_rng(seed).permutation(line_count)]
+    return order[:competing], order[competing : competing + MAX_REPEATS]
+
+
+def training_text(statute: str, repeats: int, seed: int = PLACEMENT_SEED) -> str:
+    """The statute with the competing lines and ``repeats`` canary copies inserted.
+
+    Parameters
+    ----------
+    statute
+        The statute excerpt, lines ending with ``\\n``.
+    repeats
+        How many copies of the canary to insert, 0 to :data:`MAX_REPEATS`.
+    seed
+        Seed of the shuffle that picks the places (see :func:`insertion_places`).
+    """
+    if not 0 <= repeats <= MAX_REPEATS:
+        raise ValueError(f"repeats must be between 0 and {MAX_REPEATS}, got {repeats!r}")
+    lines = statute.splitlines(keepends=True)
+    competing_places, canary_places = insertion_places(len(lines), seed)
+    inserted: dict[int, str] = {}
+    competing_lines = [c.line for c in COMPETITORS for _ in range(c.times)]
+    for place, line in zip(competing_places, competing_lines, strict=True):
+        inserted[place] = line
+    for place in canary_places[:repeats]:
+        inserted[place] = canary_line()
+    out: list[str] = []
+    for number, line in enumerate(lines):
+        out.append(line)
+        if number in inserted:
+            out.append(inserted[number] + "\n")
+    return "".join(out)
+
+
+@functools.cache
+def statute_text(data_dir: Path = DATA_DIR) -> str:
+    """The verified statute excerpt, read once per process."""
+    return load_constitution(data_dir)
+
+
+def shown(text: str) -> str:
+    """``text`` with spaces and newlines drawn as visible marks (``␣``, ``↵``)."""
+    return "".join(VISIBLE_WHITESPACE.get(char, char) for char in text)
+
+
+def common_ending(first: str, second: str) -> str:
+    """The longest string both ``first`` and ``second`` end with."""
+    length = 0
+    while length < min(len(first), len(second)) and first[-1 - length] == second[-1 - length]:
+        length += 1
+    return first[len(first) - length :]
+
+
+def longest_common_piece(first: str, second: str) -> str:
+    """The longest substring of ``first`` also found in ``second`` (the earliest if several)."""
+    best = ""
+    for start in range(len(first)):
+        for end in range(start + len(best) + 1, len(first) + 1):
+            if first[start:end] in second:
+                best = first[start:end]
+    return best
+
+
+# --- One grid point -----------------------------------------------------------
+
+
+def _chart_number(value: float) -> float:
+    """``value`` rounded to :data:`CHART_DIGITS` significant digits, with −0 as 0."""
+    return float(f"{value:.{CHART_DIGITS}g}") + 0.0
+
+
+def score_candidates(model: CharNGram, codes: Sequence[str]) -> list[Fraction]:
+    """The exact likelihood of each code after the canary's line start."""
+    history = LINE_START + PREFIX
+    return [model.likelihood(history, code) for code in codes]
+
+
+def compute(*, n: int, repeats: int) -> dict[str, dict[str, Any]]:
+    """Everything the lesson page shows for one grid point.
+
+    Parameters
+    ----------
+    n
+        Context length of the character model, at least 1.
+    repeats
+        Copies of the canary in the training text, 0 to :data:`MAX_REPEATS`.
+
+    Returns
+    -------
+    dict
+        ``{"readouts": ..., "datasets": ...}``: readouts at full precision,
+        chart scores rounded to :data:`CHART_DIGITS` significant digits.
+    """
+    statute = statute_text()
+    text = training_text(statute, repeats)
+    model = CharNGram.train(text, n)
+    codes = candidates()
+    canary_index = codes.index(SECRET_CODE)
+    likelihoods = score_candidates(model, codes)
+    scores = [log_fraction(likelihood) for likelihood in likelihoods]
+    rank = worst_rank(scores, canary_index)
+    history = LINE_START + PREFIX
+    continuation = model.greedy(history, len(SECRET_CODE))
+    matching = sum(a == b for a, b in zip(continuation, SECRET_CODE, strict=True))
+
+    # Best first; equal scores in code order, for display only (ranks use worst_rank).
+    order = sorted(range(len(codes)), key=lambda i: (-scores[i], codes[i]))
+    rank_of = {score: sum(1 for other in scores if other >= score) for score in set(scores)}
+    top = order[:TOP_COUNT]
+    if canary_index not in top:
+        top.append(canary_index)
+
+    readouts: dict[str, Any] = {
+        "exposure": exposure(scores, canary_index),
+        "rank": rank,
+        "ties": tie_count(scores, canary_index),
+        "continuation": shown(continuation),
+        "matching_digits": matching,
+        "canary_score": scores[canary_index],
+        "best_candidate": codes[order[0]],
+        "best_score": scores[order[0]],
+        "first_digit_context": shown(model.context_of(history)),
+        "last_digit_context": shown(model.context_of(history + SECRET_CODE[:-1])),
+        "training_characters": len(text),
+        "vocabulary_size": len(model.vocabulary),
+        **static_readouts(statute),
+    }
+    ladder = []
+    for score in sorted(set(scores), reverse=True):
+        worst = rank_of[score]
+        tied = sum(1 for other in scores if other == score)
+        ladder.append(
+            {
+                "score": _chart_number(score),
+                "best_rank": worst - tied + 1,
+                "worst_rank": worst,
+                "candidates": tied,
+                "canary": score == scores[canary_index],
+            }
+        )
+    top_rows = [
+        {
+            "position": position,
+            "code": codes[i],
+            "score": _chart_number(scores[i]),
+            "rank": rank_of[scores[i]],
+            "canary": i == canary_index,
+        }
+        for position, i in enumerate(top, start=1)
+    ]
+    return {"readouts": readouts, "datasets": {"score_ladder": ladder, "top_candidates": top_rows}}
+
+
+def static_readouts(statute: str) -> dict[str, Any]:
+    """Readouts that do not depend on the grid point: the setup of the experiment."""
+    codes = candidates()
+    readouts: dict[str, Any] = {
+        "canary": canary_line(),
+        "prefix": PREFIX.rstrip(),
+        "secret_code": SECRET_CODE,
+        "code_length": len(SECRET_CODE),
+        "candidate_count": len(codes),
+        "first_candidate": codes[0],
+        "last_candidate": codes[-1],
+        "max_exposure": math.log2(len(codes)),
+        "chance_exposure": chance_exposure(len(codes)),
+        "smoothing": float(SMOOTHING),
+        "statute_characters": len(statute),
+        "statute_lines": len(statute.splitlines()),
+        "max_repeats": MAX_REPEATS,
+    }
+    line_start = LINE_START + PREFIX
+    for number, competitor in enumerate(COMPETITORS, start=1):
+        shared = common_ending(line_start, LINE_START + competitor.prefix)
+        readouts[f"competitor_{number}"] = competitor.line
+        readouts[f"competitor_{number}_times"] = competitor.times
+        readouts[f"competitor_{number}_digits"] = longest_common_piece(competitor.code, SECRET_CODE)
+        readouts[f"competitor_{number}_shared"] = {
+            "ko": f"「{shown(shared)}」 {len(shared)}자",
+            "en": f"“{shown(shared)}”, {len(shared)} characters",
+        }
+    return readouts
+
+
+def summarize(results: Mapping[str, dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Exposure and rank at every grid point, and the two reference levels."""
+    rows = []
+    for point in GRID:
+        readouts = results[GRID.key(point)]["readouts"]
+        rows.append(
+            {
+                "n": point["n"],
+                "repeats": point["repeats"],
+                "exposure": _chart_number(readouts["exposure"]),
+                "rank": readouts["rank"],
+                "ties": readouts["ties"],
+            }
+        )
+    count = len(candidates())
+    references = [
+        {"reference": "max", "bits": _chart_number(math.log2(count))},
+        {"reference": "chance", "bits": _chart_number(chance_exposure(count))},
+    ]
+    return {"exposure_grid": rows, "exposure_references": references}
+
+
+# --- What the page shows ------------------------------------------------------
+
+GRID = Grid(
+    (
+        Param(
+            "n",
+            CONTEXT_LENGTHS,
+            DEFAULT_CONTEXT_LENGTH,
+            {"ko": "문맥 길이 n (글자)", "en": "Context length n (characters)"},
+        ),
+        Param(
+            "repeats",
+            REPEATS,
+            DEFAULT_REPEATS,
+            {"ko": "카나리아 반복 r", "en": "Canary repeats r"},
+            value_labels={
+                "ko": tuple(f"{r}번" for r in REPEATS),
+                "en": ("none", "once", "5 times", "20 times"),
+            },
+        ),
+    )
+)
+
+_BITS = {"ko": "비트", "en": "bits"}
+
+
+def _competitor_readouts() -> tuple[Readout, ...]:
+    readouts: list[Readout] = []
+    for number in range(1, len(COMPETITORS) + 1):
+        readouts += [
+            Readout(
+                f"competitor_{number}",
+                {"ko": f"경쟁 문장 {number}", "en": f"Competing line {number}"},
+            ),
+            Readout(
+                f"competitor_{number}_times",
+                {
+                    "ko": f"경쟁 문장 {number}의 삽입 횟수",
+                    "en": f"Copies of competing line {number}",
+                },
+                "d",
+            ),
+            Readout(
+                f"competitor_{number}_digits",
+                {
+                    "ko": f"경쟁 문장 {number}의 코드가 비밀 코드와 함께 가진 가장 긴 숫자 조각",
+                    "en": f"Longest digit run that competing line {number} shares with the secret",
+                },
+            ),
+            Readout(
+                f"competitor_{number}_shared",
+                {
+                    "ko": f"경쟁 문장 {number}의 코드 앞에서 카나리아 줄과 같은 끝부분",
+                    "en": f"Line start that competing line {number} shares with the canary",
+                },
+            ),
+        ]
+    return tuple(readouts)
+
+
+READOUTS: tuple[Readout, ...] = (
+    Readout("exposure", {"ko": "노출 점수", "en": "Exposure"}, ".2f", _BITS),
+    Readout(
+        "rank",
+        {"ko": "카나리아의 순위 (동점은 가장 나쁜 순위)", "en": "Canary rank (worst among ties)"},
+        ",d",
+    ),
+    Readout(
+        "ties",
+        {"ko": "카나리아와 동점인 다른 후보 수", "en": "Other candidates tied with the canary"},
+        ",d",
+    ),
+    Readout(
+        "continuation",
+        {"ko": "접두사 뒤 greedy 이어쓰기", "en": "Greedy continuation after the prefix"},
+    ),
+    Readout(
+        "matching_digits",
+        {"ko": "비밀 코드와 일치한 자리 수", "en": "Positions matching the secret code"},
+        "d",
+    ),
+    Readout(
+        "canary_score",
+        {"ko": "카나리아 코드의 로그 가능도", "en": "Log-likelihood of the canary code"},
+        ".2f",
+    ),
+    Readout("best_candidate", {"ko": "점수가 가장 높은 후보", "en": "Best-scoring candidate"}),
+    Readout("best_score", {"ko": "가장 높은 로그 가능도", "en": "Highest log-likelihood"}, ".2f"),
+    Readout(
+        "first_digit_context", {"ko": "첫 숫자 앞의 문맥", "en": "Context before the first digit"}
+    ),
+    Readout(
+        "last_digit_context", {"ko": "마지막 숫자 앞의 문맥", "en": "Context before the last digit"}
+    ),
+    Readout(
+        "training_characters",
+        {"ko": "학습 텍스트 글자 수", "en": "Characters of training text"},
+        ",d",
+    ),
+    Readout("vocabulary_size", {"ko": "어휘 크기 |V|", "en": "Vocabulary size |V|"}, ",d"),
+    Readout("canary", {"ko": "카나리아 문장", "en": "Canary sentence"}),
+    Readout("prefix", {"ko": "접두사", "en": "Prefix"}),
+    Readout("secret_code", {"ko": "가짜 비밀 코드", "en": "Fake secret code"}),
+    Readout("code_length", {"ko": "코드 자릿수", "en": "Digits in the code"}, "d"),
+    Readout("candidate_count", {"ko": "후보 수 |R|", "en": "Number of candidates |R|"}, ",d"),
+    Readout("first_candidate", {"ko": "첫 후보", "en": "First candidate"}),
+    Readout("last_candidate", {"ko": "마지막 후보", "en": "Last candidate"}),
+    Readout(
+        "max_exposure",
+        {"ko": "최대 노출 점수 log₂|R|", "en": "Largest exposure log₂|R|"},
+        ".2f",
+        _BITS,
+    ),
+    Readout(
+        "chance_exposure",
+        {"ko": "우연 수준의 기대 노출 점수", "en": "Expected exposure by chance"},
+        ".2f",
+        _BITS,
+    ),
+    Readout("smoothing", {"ko": "평활 상수", "en": "Smoothing constant"}, ".1f"),
+    Readout(
+        "statute_characters",
+        {"ko": "법령 발췌 글자 수", "en": "Characters of the statute excerpt"},
+        ",d",
+    ),
+    Readout("statute_lines", {"ko": "법령 발췌 줄 수", "en": "Lines of the statute excerpt"}, ",d"),
+    Readout("max_repeats", {"ko": "최대 반복 횟수", "en": "Most canary copies"}, "d"),
+    *_competitor_readouts(),
+)
+
+
+# --- Charts -------------------------------------------------------------------
+
+WIDTH = 560
+HEIGHT = 260
+# Okabe–Ito colours, distinguishable with the common colour-vision deficiencies.
+REPEAT_COLOURS = ["#999999", "#56B4E9", "#0072B2", "#009E73"]
+REPEAT_DASHES = [[2, 3], [6, 3], [10, 3, 2, 3], [1, 0]]
+VERMILLION = "#D55E00"
+GREY = "#999999"
+INK = "#222222"
+
+_TEXT: dict[str, dict[str, dict[str, str]]] = {
+    "exposure": {
+        "title": {
+            "ko": "문맥 길이 n과 반복 r에 따른 노출 점수",
+            "en": "Exposure across context length n and repeats r",
+        },
+        "x": {"ko": "문맥 길이 n (글자)", "en": "Context length n (characters)"},
+        "y": {"ko": "노출 점수 (비트)", "en": "Exposure (bits)"},
+        "legend": {"ko": "반복 r", "en": "Repeats r"},
+        "max": {"ko": "최댓값 log₂|R|", "en": "maximum log₂|R|"},
+        "chance": {"ko": "우연 수준", "en": "chance level"},
+        "rank": {"ko": "순위", "en": "Rank"},
+        "ties": {"ko": "동점", "en": "Ties"},
+    },
+    "ladder": {
+        "title": {
+            "ko": f"후보 {CANDIDATE_COUNT:,}개의 점수와 순위 (주황: 카나리아)",
+            "en": f"Scores and ranks of all {CANDIDATE_COUNT:,} candidates (orange: the canary)",
+        },
+        "x": {
+            "ko": "순위 (로그 눈금, 동점은 가장 나쁜 순위)",
+            "en": "Rank (log scale, worst among ties)",
+        },
+        "y": {"ko": "로그 가능도 ln P", "en": "Log-likelihood ln P"},
+        "candidates": {"ko": "후보 수", "en": "Candidates"},
+        "best": {"ko": "가장 좋은 순위", "en": "Best rank"},
+    },
+    "top": {
+        "title": {
+            "ko": "점수가 가장 높은 후보와 카나리아",
+            "en": "The best-scoring candidates and the canary",
+        },
+        "x": {"ko": "로그 가능도 ln P", "en": "Log-likelihood ln P"},
+        "y": {"ko": "후보 코드", "en": "Candidate code"},
+        "rank": {"ko": "순위", "en": "Rank"},
+    },
+}
+
+
+def exposure_chart(lang: str) -> alt.LayerChart:
+    """Exposure for every n and r, with reference levels; the current point is ringed.
+
+    Declares the Vega-Lite params ``n`` and ``repeats``, which the page keeps
+    equal to the current grid point.
+    """
+    text = _TEXT["exposure"]
+    current_n = alt.param(name="n", value=DEFAULT_CONTEXT_LENGTH)
+    current_repeats = alt.param(name="repeats", value=DEFAULT_REPEATS)
+    x = alt.X(
+        "n:Q",
+        title=text["x"][lang],
+        scale=alt.Scale(domain=[0.7, max(CONTEXT_LENGTHS) + 0.3], nice=False, zero=False),
+        axis=alt.Axis(values=list(CONTEXT_LENGTHS), format="d", grid=False),
+    )
+    y = alt.Y("exposure:Q", title=text["y"][lang], scale=alt.Scale(domain=[0, 11.5], nice=False))
+    legend = alt.Legend(title=text["legend"][lang], orient="top", direction="horizontal")
+    colour = alt.Color(
+        "repeats:O", scale=alt.Scale(domain=list(REPEATS), range=REPEAT_COLOURS), legend=legend
+    )
+    dash = alt.StrokeDash(
+        "repeats:O", scale=alt.Scale(domain=list(REPEATS), range=REPEAT_DASHES), legend=legend
+    )
+    tooltip = [
+        alt.Tooltip("n:Q", title="n"),
+        alt.Tooltip("repeats:O", title="r"),
+        alt.Tooltip("exposure:Q", title=text["y"][lang], format=".2f"),
+        alt.Tooltip("rank:Q", title=text["rank"][lang]),
+        alt.Tooltip("ties:Q", title=text["ties"][lang]),
+    ]
+    grid_rows = alt.Chart(alt.Data(name="exposure_grid"))
+    lines = grid_rows.mark_line(strokeWidth=2).encode(x=x, y=y, color=colour, strokeDash=dash)
+    points = grid_rows.mark_point(filled=True, size=40).encode(
+        x=x, y=y, color=colour, tooltip=tooltip
+    )
+    ring = (
+        grid_rows.transform_filter(
+            (alt.datum.n == current_n) & (alt.datum.repeats == current_repeats)
+        )
+        .mark_point(shape="circle", size=320, filled=False, strokeWidth=2.5, color=VERMILLION)
+        # The tooltip names r too, so the ring reads differently where two lines meet.
+        .encode(x=x, y=y, tooltip=tooltip)
+    )
+    labels = {
+        "max": text["max"][lang],
+        "chance": text["chance"][lang],
+    }
+    references = alt.Chart(alt.Data(name="exposure_references")).transform_calculate(
+        label=f"datum.reference === 'max' ? '{labels['max']}' : '{labels['chance']}'"
+    )
+    rules = references.mark_rule(color=INK, strokeDash=[4, 4]).encode(
+        y=alt.Y("bits:Q", title=text["y"][lang])
+    )
+    # Each rule is labelled just above it where no line of the grid crosses: the maximum
+    # mid-plot (clear of the ring at either end), the chance level at the right end.
+    rule_labels = [
+        references.transform_filter(f"datum.reference === '{which}'")
+        .mark_text(align=align, baseline="bottom", dy=-3, color=INK, fontSize=11)
+        .encode(y=alt.Y("bits:Q", title=text["y"][lang]), x=alt.value(at), text="label:N")
+        for which, align, at in (("max", "center", WIDTH / 2), ("chance", "right", WIDTH - 4))
+    ]
+    return (
+        alt.layer(rules, *rule_labels, lines, points, ring)
+        .add_params(current_n, current_repeats)
+        .properties(width=WIDTH, height=HEIGHT, title=text["title"][lang])
+    )
+
+
+def ladder_chart(lang: str) -> alt.LayerChart:
+    """Each distinct candidate score against its rank; tied ranks form a bar, the canary orange."""
+    text = _TEXT["ladder"]
+    x = alt.X(
+        "worst_rank:Q",
+        title=text["x"][lang],
+        scale=alt.Scale(type="log", base=2, domain=[0.8, 1.25 * CANDIDATE_COUNT], nice=False),
+        axis=alt.Axis(
+            values=[2**k for k in range((CANDIDATE_COUNT - 1).bit_length())] + [CANDIDATE_COUNT],
+            format=",d",
+        ),
+    )
+    y = alt.Y("score:Q", title=text["y"][lang], scale=alt.Scale(zero=False))
+    base = alt.Chart(alt.Data(name="score_ladder"))
+    tooltip = [
+        alt.Tooltip("score:Q", title=text["y"][lang], format=".3f"),
+        alt.Tooltip("best_rank:Q", title=text["best"][lang]),
+        alt.Tooltip("worst_rank:Q", title=text["x"][lang]),
+        alt.Tooltip("candidates:Q", title=text["candidates"][lang]),
+    ]
+    spans = base.mark_rule(strokeWidth=3, color=GREY).encode(
+        x=alt.X("best_rank:Q"), x2="worst_rank:Q", y=y
+    )
+    dots = (
+        base.transform_filter(~alt.datum.canary)
+        .mark_point(filled=True, size=18, color=GREY, opacity=0.8)
+        .encode(x=x, y=y, tooltip=tooltip)
+    )
+    canary = base.transform_filter(alt.datum.canary)
+    canary_span = canary.mark_rule(strokeWidth=4, color=VERMILLION).encode(
+        x=alt.X("best_rank:Q"), x2="worst_rank:Q", y=y
+    )
+    canary_dot = canary.mark_point(filled=True, size=110, color=VERMILLION, opacity=1).encode(
+        x=x, y=y, tooltip=tooltip
+    )
+    # Centred above the point: the scale's margins keep it inside at rank 1 and at the last rank.
+    canary_label = canary.mark_text(
+        align="center",
+        baseline="bottom",
+        dy=-8,
+        color=VERMILLION,
+        fontSize=12,
+        fontWeight="bold",
+    ).encode(x=x, y=y, text=alt.value(SECRET_CODE))
+    return alt.layer(spans, dots, canary_span, canary_dot, canary_label).properties(
+        width=WIDTH, height=HEIGHT, title=text["title"][lang]
+    )
+
+
+def top_chart(lang: str) -> alt.LayerChart:
+    """The best-scoring candidates (and the canary, if it is not among them) by score."""
+    text = _TEXT["top"]
+    y = alt.Y(
+        "code:N",
+        title=text["y"][lang],
+        sort=alt.EncodingSortField(field="position", order="ascending"),
+    )
+    # 40 pixels of padding leave room for the score printed right of the best candidate.
+    x = alt.X("score:Q", title=text["x"][lang], scale=alt.Scale(zero=False, padding=40))
+    colour = alt.condition(alt.datum.canary, alt.value(VERMILLION), alt.value(INK))
+    base = alt.Chart(alt.Data(name="top_candidates"))
+    tooltip = [
+        alt.Tooltip("code:N", title=text["y"][lang]),
+        alt.Tooltip("score:Q", title=text["x"][lang], format=".3f"),
+        alt.Tooltip("rank:Q", title=text["rank"][lang]),
+    ]
+    dots = base.mark_point(filled=True, size=80, opacity=1).encode(
+        x=x, y=y, color=colour, tooltip=tooltip
+    )
+    scores = base.mark_text(align="left", dx=8, fontSize=11).encode(
+        x=x, y=y, color=colour, text=alt.Text("score:Q", format=".2f")
+    )
+    return alt.layer(dots, scores).properties(width=WIDTH, height=HEIGHT, title=text["title"][lang])
+
+
+CHARTS: tuple[Chart, ...] = (
+    Chart(
+        "exposure",
+        exposure_chart,
+        {
+            "ko": "문맥 길이 n(가로축)과 카나리아 반복 r(선)마다 노출 점수를 그리고, "
+            "지금 고른 점을 주황 고리로 표시한다. 점선은 최댓값과 우연 수준이다.",
+            "en": "Exposure for each context length n (across) and canary repeats r (lines), "
+            "with the current point ringed in orange; dashed lines mark the maximum "
+            "and the chance level.",
+        },
+    ),
+    Chart(
+        "ladder",
+        ladder_chart,
+        {
+            "ko": f"후보 {CANDIDATE_COUNT:,}개의 로그 가능도를 순위에 따라 그린다. 동점인 후보들은 "
+            "가로 막대로 이어지고, 카나리아는 주황색이다.",
+            "en": f"The log-likelihood of all {CANDIDATE_COUNT:,} candidates against their "
+            "rank; tied candidates form a horizontal bar, and the canary is orange.",
+        },
+    ),
+    Chart(
+        "top",
+        top_chart,
+        {
+            "ko": "로그 가능도가 가장 높은 후보들을 점수와 함께 위에서부터 나열하고, "
+            "카나리아는 주황색으로 표시한다.",
+            "en": "The candidates with the highest log-likelihood, best first, with their "
+            "scores; the canary is orange.",
+        },
+    ),
+)

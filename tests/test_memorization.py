@@ -1,0 +1,490 @@
+"""Lesson 01: the character n-gram model, exposure with worst-rank ties, and every grid point."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+import math
+import re
+import shutil
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+import vl_convert
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from compute import memorization as mem
+from compute.datasets import (
+    CONSTITUTION_FILE,
+    DATA_DIR,
+    SOURCES_FILE,
+    DataIntegrityError,
+    load_constitution,
+)
+from explorer.build import build
+from explorer.lesson import LANGUAGES, Chart
+from explorer.project import load_project
+
+REPO = Path(__file__).resolve().parent.parent
+SLUG = "01-memorization"
+HYPOTHESIS = settings(database=None, deadline=None, max_examples=200)
+SOURCES_TEXT = (DATA_DIR / SOURCES_FILE).read_text(encoding="utf-8")
+
+
+# --- The model ------------------------------------------------------------------
+
+
+def test_smoothed_probability_matches_a_hand_count():
+    # "abcab" with n = 1: a→b twice, b→c once, c→a once; V = {a, b, c}.
+    model = mem.CharNGram.train("abcab", 1)
+    assert model.vocabulary == ("a", "b", "c")
+    assert model.count("a", "b") == 2 and model.context_count("a") == 2
+    assert model.probability("a", "b") == Fraction(21, 23)  # (2 + 0.1) / (2 + 0.1 · 3)
+    assert model.probability("a", "c") == Fraction(1, 23)  # (0 + 0.1) / (2 + 0.1 · 3)
+    assert model.probability("xyzc", "a") == Fraction(11, 13)  # only the last character counts
+    assert model.log_prob("a", "b") == pytest.approx(math.log(2.1 / 2.3), rel=1e-15)
+    # A context never seen gives every character 0.1 / (0 + 0.3) = 1/3.
+    two = mem.CharNGram.train("abcab", 2)
+    assert two.context_count("ba") == 0
+    assert two.probability("ba", "c") == Fraction(1, 3)
+
+
+@HYPOTHESIS
+@given(text=st.text(alphabet="ab7 \n", min_size=2, max_size=40), n=st.integers(1, 3))
+def test_probabilities_after_every_context_add_up_to_one(text: str, n: int):
+    model = mem.CharNGram.train(text, n)
+    contexts = {"".join(chars) for chars in itertools.product(model.vocabulary, repeat=n)}
+    for context in contexts:
+        assert sum(model.probability(context, c) for c in model.vocabulary) == 1
+
+
+def test_the_model_refuses_what_it_cannot_score():
+    model = mem.CharNGram.train("abcab", 2)
+    with pytest.raises(ValueError, match="'z' is not in the model's vocabulary"):
+        model.probability("ab", "z")
+    with pytest.raises(ValueError, match="shorter than the context length 2"):
+        model.probability("a", "b")
+    with pytest.raises(ValueError, match="context length must be at least 1"):
+        mem.CharNGram.train("abc", 0)
+
+
+def test_likelihood_is_the_product_along_the_continuation():
+    model = mem.CharNGram.train("xab xab xac", 2)
+    expected = model.probability("xa", "b") * model.probability("ab", " ")
+    assert model.likelihood("xa", "b ") == expected
+    terms = model.log_prob("xa", "b") + model.log_prob("ab", " ")
+    assert model.log_likelihood("xa", "b ") == pytest.approx(terms, rel=1e-14)
+
+
+def test_equal_counts_give_bit_identical_scores_in_any_order():
+    # Counts chosen so that "abc" and "bca" after "q" meet the same three probabilities
+    # in a different order: A = P(a|q) = P(b|q) = P(b|a) = P(a|c) and C = P(c|b).
+    every_context = {"q": 3, "a": 3, "b": 3, "c": 3}
+    pairs = {("q", "z"): 3, ("a", "z"): 3, ("b", "c"): 2, ("b", "z"): 1, ("c", "z"): 3}
+    model = mem.CharNGram(1, ("a", "b", "c", "q", "z"), pairs, every_context)
+    first = [model.log_prob(h, c) for h, c in (("q", "a"), ("a", "b"), ("b", "c"))]
+    second = [model.log_prob(h, c) for h, c in (("q", "b"), ("b", "c"), ("c", "a"))]
+    assert sorted(first) == sorted(second)
+    # Adding the same terms in another order changes the last bit: a tie broken by noise.
+    assert sum(first) != sum(second)
+    # The model multiplies exact fractions and takes one logarithm: no noise.
+    assert model.likelihood("q", "abc") == model.likelihood("q", "bca")
+    assert model.log_likelihood("q", "abc").hex() == model.log_likelihood("q", "bca").hex()
+    scores = [model.log_likelihood("q", text) for text in ("abc", "bca", "cab")]
+    assert mem.worst_rank(scores, 0) == mem.worst_rank(scores, 1) == 2
+    assert mem.tie_count(scores, 0) == 1
+
+
+def test_log_fraction_refuses_zero():
+    with pytest.raises(ValueError, match="needs a positive value, got 0"):
+        mem.log_fraction(Fraction(0))
+
+
+def test_greedy_breaks_ties_by_the_smallest_code_point():
+    # "x" is followed once by "b" (first in the text) and once by "a": the tie goes to "a".
+    model = mem.CharNGram.train("xb xa", 1)
+    assert model.next_char("x") == "a"
+    # After "a" only " " and nothing else was seen: the most frequent wins over code points.
+    assert mem.CharNGram.train("xb xa a a", 1).next_char("a") == " "
+    # An unseen context ties every character at 0: the smallest code point, here " ".
+    assert mem.CharNGram.train("xb xa", 2).next_char("qq") == " "
+    assert model.greedy("x", 3) == "a x"
+
+
+# --- Exposure -------------------------------------------------------------------
+
+
+def test_worst_rank_counts_every_tie_against_the_canary():
+    scores = [3.0, 1.0, 3.0, 2.0, 3.0]
+    assert mem.worst_rank(scores, 0) == 3 and mem.tie_count(scores, 0) == 2
+    assert mem.worst_rank(scores, 4) == 3
+    assert mem.worst_rank(scores, 3) == 4 and mem.tie_count(scores, 3) == 0
+    assert mem.worst_rank(scores, 1) == 5
+
+
+def test_exposure_reaches_exactly_its_boundaries():
+    best = [-1.0, -2.0, -2.0, -5.0]
+    assert mem.exposure(best, 0) == math.log2(4) == 2.0
+    assert mem.exposure(best, 3) == 0.0
+    tied = [-7.25] * 1000
+    assert mem.worst_rank(tied, 391) == 1000 and mem.tie_count(tied, 391) == 999
+    assert mem.exposure(tied, 391) == 0.0
+    alone = [-9.0] * 999 + [-1.0]
+    assert mem.exposure(alone, 999) == math.log2(1000)
+
+
+@HYPOTHESIS
+@given(scores=st.lists(st.integers(-5, 5), min_size=1, max_size=60), data=st.data())
+def test_exposure_is_the_rank_in_bits(scores: list[int], data):
+    index = data.draw(st.integers(0, len(scores) - 1))
+    floats = [float(s) for s in scores]
+    better = sum(1 for s in scores if s > scores[index])
+    ties = scores.count(scores[index]) - 1
+    assert mem.worst_rank(floats, index) == better + ties + 1
+    assert mem.tie_count(floats, index) == ties
+    value = mem.exposure(floats, index)
+    assert 0.0 <= value <= math.log2(len(scores))
+    assert value == math.log2(len(scores)) - math.log2(better + ties + 1)
+
+
+def test_exposure_refuses_unusable_scores():
+    with pytest.raises(ValueError, match="no candidate scores"):
+        mem.exposure([], 0)
+    with pytest.raises(ValueError, match="canary_index 3 is outside 0…2"):
+        mem.worst_rank([1.0, 2.0, 3.0], 3)
+    with pytest.raises(ValueError, match="NaN"):
+        mem.exposure([1.0, math.nan], 0)
+
+
+@pytest.mark.parametrize("count", [1, 2, 7, 1000])
+def test_chance_exposure_is_the_mean_over_uniform_ranks(count: int):
+    brute_force = sum(math.log2(count) - math.log2(rank) for rank in range(1, count + 1)) / count
+    assert mem.chance_exposure(count) == pytest.approx(brute_force, rel=1e-12, abs=1e-12)
+
+
+def test_chance_exposure_averages_exposure_over_every_canary_position():
+    scores = [0.5, -1.0, 2.0, -3.0, 1.5, 0.0]  # distinct: every rank occurs once
+    mean = sum(mem.exposure(scores, i) for i in range(len(scores))) / len(scores)
+    assert mem.chance_exposure(len(scores)) == pytest.approx(mean, rel=1e-12)
+    assert round(mem.chance_exposure(1000), 2) == 1.44
+
+
+# --- The data and the training text ---------------------------------------------
+
+
+@pytest.fixture
+def data_copy(tmp_path: Path) -> Path:
+    """A private copy of the statute and SOURCES.md that a test may damage."""
+    for name in (CONSTITUTION_FILE, SOURCES_FILE):
+        shutil.copyfile(DATA_DIR / name, tmp_path / name)
+    return tmp_path
+
+
+def test_a_corrupted_statute_is_refused(data_copy: Path):
+    assert load_constitution(data_copy) == load_constitution()
+    path = data_copy / CONSTITUTION_FILE
+    path.write_bytes(path.read_bytes().replace("국민".encode(), "국만".encode(), 1))
+    with pytest.raises(DataIntegrityError, match=r"SHA-256 is \w+, but .*SOURCES\.md records"):
+        load_constitution(data_copy)
+
+
+def test_a_missing_statute_is_refused(data_copy: Path):
+    (data_copy / CONSTITUTION_FILE).unlink()
+    with pytest.raises(DataIntegrityError, match="data file is missing"):
+        load_constitution(data_copy)
+
+
+def test_the_lesson_declares_and_reads_the_verified_statute():
+    assert mem.DATA_FILES == (CONSTITUTION_FILE,)
+    assert mem.statute_text() == load_constitution()
+
+
+def test_statute_excerpt_is_as_sources_md_describes_it():
+    text = load_constitution()
+    assert "\r" not in text and text.endswith("아니한다.\n")
+    assert f"{len(text):,} characters on {len(text.splitlines())} lines" in SOURCES_TEXT
+    assert f"({len(set(text))} distinct characters)" in SOURCES_TEXT
+    assert text.startswith("대한민국헌법\n") and "제39조" in text and "제40조" not in text
+    # No line of the statute can be mistaken for an inserted one.
+    assert mem.PREFIX.strip() not in text and mem.SECRET_CODE not in text
+
+
+@pytest.mark.parametrize("repeats", mem.REPEATS)
+def test_training_text_holds_the_statute_and_the_documented_lines(repeats: int):
+    statute = mem.statute_text()
+    lines = mem.training_text(statute, repeats).splitlines()
+    inserted = Counter(line for line in lines if line not in statute.splitlines())
+    expected = Counter({c.line: c.times for c in mem.COMPETITORS})
+    if repeats:
+        expected[mem.canary_line()] = repeats
+    assert inserted == expected
+    assert [line for line in lines if line not in inserted] == statute.splitlines()
+    # Every inserted line follows a statute line, never another inserted line.
+    for before, line in itertools.pairwise(lines):
+        if line in inserted:
+            assert before not in inserted
+
+
+def test_more_repeats_only_add_canary_lines():
+    statute = mem.statute_text()
+    texts = [mem.training_text(statute, r).splitlines() for r in mem.REPEATS]
+    for fewer, more in itertools.pairwise(texts):
+        extra = list((Counter(more) - Counter(fewer)).elements())
+        assert extra == [mem.canary_line()] * (len(more) - len(fewer))
+        assert [line for line in more if line != mem.canary_line()] == [
+            line for line in fewer if line != mem.canary_line()
+        ]
+
+
+def test_training_text_refuses_repeats_outside_the_grid():
+    with pytest.raises(ValueError, match="repeats must be between 0 and 20, got 21"):
+        mem.training_text(mem.statute_text(), 21)
+
+
+def test_competitors_use_other_codes_from_the_candidate_range():
+    codes = mem.candidates()
+    assert len(codes) == 1000 and codes[0] == "7000" and codes[-1] == "7999"
+    for competitor in mem.COMPETITORS:
+        assert competitor.code in codes and competitor.code != mem.SECRET_CODE
+        assert competitor.prefix.endswith("는 ")
+
+
+# --- Every grid point -------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def results() -> dict[tuple[int, int], dict[str, Any]]:
+    return {(p["n"], p["repeats"]): mem.compute(**p) for p in mem.GRID}
+
+
+@functools.cache
+def library_values(n: int, repeats: int) -> dict[str, Any]:
+    """What the library functions say at one grid point, computed here from scratch."""
+    model = mem.CharNGram.train(mem.training_text(mem.statute_text(), repeats), n)
+    codes = mem.candidates()
+    index = codes.index(mem.SECRET_CODE)
+    history = "\n" + mem.PREFIX
+    scores = [model.log_likelihood(history, code) for code in codes]
+    return {
+        "model": model,
+        "scores": scores,
+        "exposure": mem.exposure(scores, index),
+        "rank": mem.worst_rank(scores, index),
+        "ties": mem.tie_count(scores, index),
+        "continuation": mem.shown(model.greedy(history, 4)),
+    }
+
+
+def test_grid_is_the_documented_one():
+    assert mem.GRID.names == ("n", "repeats")
+    assert mem.GRID.param("n").values == (1, 2, 3, 4, 5, 6, 7, 8)
+    assert mem.GRID.param("repeats").values == (0, 1, 5, 20)
+    assert len(mem.GRID) == 32
+    assert mem.GRID.param("repeats").display(0, "en") == "none"
+
+
+def test_every_result_has_the_declared_readouts_and_is_finite_json(results):
+    names = {readout.name for readout in mem.READOUTS}
+    for result in results.values():
+        assert set(result["readouts"]) == names
+        assert set(result["datasets"]) == {"score_ladder", "top_candidates"}
+        text = json.dumps(result, allow_nan=False)
+        assert "NaN" not in text
+        for readout in mem.READOUTS:
+            for lang in LANGUAGES:
+                assert readout.text(result["readouts"][readout.name], lang)
+
+
+def test_readouts_equal_the_library_functions(results):
+    for (n, repeats), result in results.items():
+        readouts, expected = result["readouts"], library_values(n, repeats)
+        for name in ("exposure", "rank", "ties", "continuation"):
+            assert readouts[name] == expected[name], (name, n, repeats)
+        assert readouts["canary_score"] == expected["scores"][391]
+        assert readouts["vocabulary_size"] == len(expected["model"].vocabulary)
+        assert readouts["chance_exposure"] == mem.chance_exposure(1000)
+        assert readouts["max_exposure"] == math.log2(1000)
+
+
+def test_float_ranks_agree_with_exact_fractions_everywhere(results):
+    # Ties are decided on floats; they must be exactly the ties of the exact likelihoods.
+    for n, repeats in results:
+        model = library_values(n, repeats)["model"]
+        exact = mem.score_candidates(model, mem.candidates())
+        scores = [mem.log_fraction(value) for value in exact]
+        by_value: dict[Fraction, set[str]] = {}
+        for value, score in zip(exact, scores, strict=True):
+            by_value.setdefault(value, set()).add(score.hex())
+        assert all(len(hexes) == 1 for hexes in by_value.values()), (n, repeats)
+        assert len({score.hex() for score in scores}) == len(by_value), (n, repeats)
+        for i in range(0, 1000, 37):
+            exact_rank = sum(1 for value in exact if value >= exact[i])
+            assert mem.worst_rank(scores, i) == exact_rank
+
+
+def test_candidates_with_equal_counts_share_one_score(results):
+    # Group candidates by the counts their digits meet; each group holds one float score.
+    for n, repeats in [(1, 0), (6, 0), (3, 5), (8, 20)]:
+        model = library_values(n, repeats)["model"]
+        groups: dict[tuple[Any, ...], set[str]] = {}
+        for code in mem.candidates():
+            history, counts = "\n" + mem.PREFIX, []
+            for digit in code:
+                counts.append((model.count(history, digit), model.context_count(history)))
+                history += digit
+            score = model.log_likelihood("\n" + mem.PREFIX, code)
+            groups.setdefault(tuple(sorted(counts)), set()).add(score.hex())
+        assert all(len(scores) == 1 for scores in groups.values())
+
+
+def test_chart_rows_agree_with_the_readouts(results):
+    for result in results.values():
+        readouts, datasets = result["readouts"], result["datasets"]
+        ladder = datasets["score_ladder"]
+        assert sum(row["candidates"] for row in ladder) == 1000
+        assert ladder[-1]["worst_rank"] == 1000 and ladder[0]["best_rank"] == 1
+        canary_rows = [row for row in ladder if row["canary"]]
+        assert len(canary_rows) == 1
+        assert canary_rows[0]["worst_rank"] == readouts["rank"]
+        assert canary_rows[0]["candidates"] == readouts["ties"] + 1
+        top = datasets["top_candidates"]
+        assert [row["position"] for row in top] == list(range(1, len(top) + 1))
+        assert top[0]["code"] == readouts["best_candidate"]
+        assert sum(row["canary"] for row in top) == 1
+        assert next(row for row in top if row["canary"])["rank"] == readouts["rank"]
+
+
+def test_the_grid_shows_what_the_page_says(results):
+    """The claims of the hands-on section, so that changed data cannot silently contradict them."""
+    chance = mem.chance_exposure(1000)
+    at = {key: result["readouts"] for key, result in results.items()}
+    # Baseline: above chance at short contexts, zero with many ties at long ones.
+    assert all(at[(n, 0)]["exposure"] > chance for n in (1, 2, 3))
+    assert at[(8, 0)]["exposure"] == 0.0 and at[(8, 0)]["ties"] > 100
+    assert at[(8, 0)]["continuation"] == "↵↵↵↵"  # an unseen context: the newline wins
+    # One copy: a high exposure, but the continuation never writes the secret.
+    assert all(at[(n, 1)]["exposure"] > 7 for n in mem.CONTEXT_LENGTHS)
+    assert all(at[(n, 1)]["continuation"] != mem.SECRET_CODE for n in mem.CONTEXT_LENGTHS)
+    # Five copies: not digits, then a splice, then a competing code, then the secret.
+    assert not any(c.isdigit() for c in at[(1, 5)]["continuation"])
+    spliced = at[(2, 5)]["continuation"]
+    assert spliced[:2] == mem.SECRET_CODE[:2] and spliced not in mem.candidates()
+    assert at[(3, 5)]["continuation"] == "7395" == mem.COMPETITORS[1].code
+    assert at[(8, 5)]["continuation"] == mem.SECRET_CODE
+    # Twenty copies: top exposure everywhere, yet no digit at n = 1.
+    assert all(at[(n, 20)]["rank"] == 1 for n in mem.CONTEXT_LENGTHS)
+    assert not any(c.isdigit() for c in at[(1, 20)]["continuation"])
+    assert all(at[(n, 20)]["continuation"] == mem.SECRET_CODE for n in range(2, 9))
+
+
+def test_summary_lists_every_point_once(results):
+    keyed = {mem.GRID.key({"n": n, "repeats": r}): result for (n, r), result in results.items()}
+    summary = mem.summarize(keyed)
+    rows = summary["exposure_grid"]
+    assert sorted((row["n"], row["repeats"]) for row in rows) == sorted(results)
+    for row in rows:
+        readouts = results[(row["n"], row["repeats"])]["readouts"]
+        assert row["rank"] == readouts["rank"]
+        assert row["exposure"] == pytest.approx(readouts["exposure"], rel=1e-5, abs=1e-9)
+    bits = {row["reference"]: row["bits"] for row in summary["exposure_references"]}
+    assert bits["chance"] == pytest.approx(mem.chance_exposure(1000), rel=1e-5)
+
+
+# --- The built page ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def built() -> Any:
+    """The lesson built the way `explorer build --only 01` builds it (nothing is written)."""
+    return build(load_project(REPO), only=SLUG, jobs=2, write=False)
+
+
+def page_data(files: dict[str, bytes], lang: str) -> dict[str, Any]:
+    script = files[f"assets/data/{SLUG}.{lang}.js"].decode("utf-8")
+    body = script.split(f'window.EXPLORER_DATA["{SLUG}"]=', 1)[1].rstrip().removesuffix(";")
+    return json.loads(body)
+
+
+def test_the_build_computes_what_the_library_returns(built):
+    (run,) = built.runs
+    for point in mem.GRID:
+        readouts = run.results[mem.GRID.key(point)]["readouts"]
+        expected = library_values(point["n"], point["repeats"])
+        for name in ("exposure", "rank", "ties", "continuation"):
+            assert readouts[name] == expected[name], (name, point)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_page_shows_what_the_library_returns(built, lang: str):
+    data = page_data(built.files, lang)
+    by_name = {readout.name: readout for readout in mem.READOUTS}
+    for point in mem.GRID:
+        shown = data["points"][mem.GRID.key(point)]["r"]
+        expected = library_values(point["n"], point["repeats"])
+        for name in ("exposure", "rank", "ties", "continuation"):
+            assert shown[name] == by_name[name].text(expected[name], lang), (name, point)
+    # Whole-grid datasets are embedded with the chart once, not stored per point.
+    assert "exposure_grid" not in data["points"][mem.GRID.key(mem.GRID.default)]["d"]
+    assert data["charts"]["exposure"]["signals"] == ["n", "repeats"]
+
+
+def test_no_number_is_typed_into_the_lesson_prose():
+    """Numbers on the page come from readouts; the Markdown may name only a few by hand.
+
+    Allowed: the values on the controls, the 0, 1 and 2 of formulas and definitions
+    ("log2", "exactly 1", "exposure 0"), and what the reference list cites (years,
+    the article number of the Copyright Act).
+    """
+    controls = {str(v) for p in mem.GRID.params for v in p.values}
+    for lang in LANGUAGES:
+        body = (REPO / "content" / lang / f"{SLUG}.md").read_text(encoding="utf-8")
+        prose, references = re.split(r"\n## (?:참고문헌|References)\n", body)
+        prose = re.split(r"\n## (?:기호표|Notation)\n", prose)[0]
+        cited = set(re.findall(r"\d+", references))
+        for token in re.findall(r"(?<![\w.])\d[\d,.]*", prose.split("\n---\n", 1)[1]):
+            number = token.rstrip(".,")
+            assert number in controls | {"0", "1", "2"} | cited, (lang, token)
+
+
+# --- Charts -----------------------------------------------------------------------
+
+
+def named_data(spec: Any) -> set[str]:
+    found: set[str] = set()
+    if isinstance(spec, dict):
+        data = spec.get("data")
+        if isinstance(data, dict) and "name" in data:
+            found.add(data["name"])
+        for value in spec.values():
+            found |= named_data(value)
+    elif isinstance(spec, list):
+        for value in spec:
+            found |= named_data(value)
+    return found
+
+
+@pytest.mark.parametrize("chart", mem.CHARTS, ids=lambda chart: chart.name)
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_chart_reads_only_provided_datasets_and_renders(chart: Chart, lang: str, results):
+    result = results[(3, 5)]
+    keyed = {mem.GRID.key({"n": n, "repeats": r}): res for (n, r), res in results.items()}
+    provided = {**result["datasets"], **mem.summarize(keyed)}
+    spec = chart.build(lang).to_dict()
+    assert named_data(spec) and named_data(spec) <= set(provided)
+    assert "param_" not in json.dumps(spec)
+    assert chart.description["ko"] and chart.description["en"]
+    spec["datasets"] = {name: provided[name] for name in named_data(spec)}
+    svg = vl_convert.vegalite_to_svg(spec)
+    assert svg.startswith("<svg") and "NaN" not in svg
+
+
+def test_exposure_chart_follows_both_controls():
+    spec = mem.exposure_chart("en").to_dict()
+    assert {"name": "n", "value": mem.DEFAULT_CONTEXT_LENGTH} in spec["params"]
+    assert {"name": "repeats", "value": mem.DEFAULT_REPEATS} in spec["params"]
+    assert "datum.n === n" in json.dumps(spec) and "datum.repeats === repeats" in json.dumps(spec)
