@@ -1,0 +1,1199 @@
+"""Lesson 02, membership inference: a loss attack on an overfitting MLP.
+
+The data are the UCI concrete table. A row is one mixture tested at one age:
+eight inputs (seven components and the age) and the compressive strength in MPa.
+
+Deduplication
+    The table repeats some rows exactly, and some input combinations occur with
+    more than one strength (repeated tests of one mixture at one age). If the
+    same inputs sat on both sides, a "non-member" would be the very point the
+    model was fitted on, as far as the model can tell. So exact duplicate rows
+    are dropped first, then the rows sharing all eight inputs are merged into
+    one whose strength is the mean of their tests (see :func:`deduplicate`).
+    Every input combination then occurs once, and no non-member can share its
+    inputs with a member. The same mixture may still appear at another age on
+    the other side: that is a different input, and a different test.
+Split
+    A permutation drawn by ``numpy.random.default_rng(SPLIT_SEED)`` orders the
+    deduplicated rows; the first half (rounded down) is the training pool, the
+    rest the evaluation pool. Members are the first :data:`MEMBER_COUNT` rows
+    of the training pool in that order, non-members the first
+    :data:`NONMEMBER_COUNT` rows of the evaluation pool. Non-members are never
+    trained on. The split is fixed; the grid's ``seed`` only changes the model.
+Model
+    ``sklearn.neural_network.MLPRegressor`` with one hidden layer of
+    :data:`HIDDEN_UNITS` ReLU units, Adam with learning rate
+    :data:`LEARNING_RATE`, mini-batches of :data:`BATCH_SIZE`, L2 penalty
+    :data:`ALPHA`. Inputs are standardized with the members' mean and standard
+    deviation; the target is the strength in MPa, unscaled. The grid's ``seed``
+    sets the initial weights and the order of the mini-batches.
+Snapshots
+    Each seed is trained once, one epoch per ``partial_fit`` call, and the
+    per-sample losses are recorded when the epoch count reaches a grid value
+    (:func:`training_trajectory`, memoized per process, so a joblib worker
+    trains a seed at most once). A snapshot after ``e`` epochs is identical to
+    a fresh model trained the same way for ``e`` epochs (tested), because
+    nothing but ``partial_fit`` touches the model or its random state. The
+    model gets a ``numpy.random.RandomState`` *object*: an integer
+    ``random_state`` is re-seeded by every ``partial_fit`` call and would
+    replay one batch order in every epoch (tested). ``fit(max_iter=e)`` is the
+    same algorithm but not bit-identical: it reshuffles the previous epoch's
+    permutation instead of a fresh ``arange``. (``warm_start`` with a small
+    ``max_iter`` would not do either: each ``fit`` call starts a new Adam
+    optimizer, dropping its moment estimates.)
+Timing
+    Measured on the 2-core build machine while other work was running
+    (``python -m compute.membership`` measures again): the three seeds trained
+    once each to 2,000 epochs, with snapshots at the 11 grid values, take
+    7.5 s; retraining from scratch for every grid value (1 + 2 + 5 + ... +
+    2,000 = 3,888 epochs per seed) takes 14.2 s. The whole grid (33 points)
+    computes in about 8.5 s with one job. With two jobs it takes longer
+    (about 14 s under load): the runner hands points of every seed to both
+    worker processes, so each trains all three seeds.
+Attack
+    The per-sample squared loss is ``ℓ = (y − f(x))²`` in MPa²; the attack
+    score is ``s = −ℓ`` (a lower loss looks more like a member). The AUC
+    counts ties as one half (:func:`loss_attack_auc`); the ROC curve uses the
+    rule "member if ``s ≥ t``" for every threshold ``t`` (:func:`roc_curve`).
+    With :data:`NONMEMBER_COUNT` non-members the smallest false-positive rate
+    above zero is ``1 / NONMEMBER_COUNT``; :func:`tpr_at_fpr` reads the TPR
+    there.
+
+Constants
+---------
+``SPLIT_SEED``
+    Seed of the split: the year of Shokri et al.'s attack paper, otherwise arbitrary.
+``MEMBER_COUNT``, ``NONMEMBER_COUNT``
+    160 members and 160 non-members.
+``HIDDEN_UNITS``, ``LEARNING_RATE``, ``BATCH_SIZE``, ``ALPHA``
+    The MLP: 32 hidden units, Adam at 0.02, batches of 32 rows, L2 penalty 1e-5.
+    Chosen so that the members' error keeps falling well below the
+    non-members' over 2,000 epochs within a few seconds per seed.
+``EPOCHS``, ``SEEDS``
+    The grid: 1, 2, 5, ..., 2,000 epochs (1–2–5 steps) and seeds 1, 2, 3.
+``HISTOGRAM_BINS``, ``HISTOGRAM_QUANTILE``
+    16 bins: 15 of equal width from 0, and a last one for every larger loss.
+    The width is the smallest 1–2–2.5–5 step that puts the 90th percentile of
+    all 320 losses inside the equal bins (see :func:`histogram_upper`).
+``ROC_POINTS``
+    The ROC chart draws at most 100 corners of the curve; the AUC and the TPR
+    readouts use every score.
+``TARGET_FPR``
+    0.1 %, the false-positive rate at which Carlini et al. report TPRs.
+``CHART_DIGITS``
+    Chart rows carry 6 significant digits; readouts keep full precision.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import altair as alt
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+import sklearn
+from sklearn.neural_network import MLPRegressor
+
+from compute.datasets import load_concrete
+from explorer.lesson import Chart, Grid, Param, Readout
+
+DATA_FILES: tuple[str, ...] = ("concrete.csv",)
+
+SPLIT_SEED = 2017
+MEMBER_COUNT = 160
+NONMEMBER_COUNT = 160
+HIDDEN_UNITS = 32
+LEARNING_RATE = 0.02
+BATCH_SIZE = 32
+ALPHA = 1e-5
+EPOCHS: tuple[int, ...] = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000)
+SEEDS: tuple[int, ...] = (1, 2, 3)
+DEFAULT_EPOCHS = 200
+DEFAULT_SEED = 1
+HISTOGRAM_BINS = 16
+HISTOGRAM_QUANTILE = 0.9
+NICE_STEPS: tuple[float, ...] = (1.0, 2.0, 2.5, 5.0)
+ROC_POINTS = 100
+TARGET_FPR = 0.001
+CONFIDENCE = 0.95
+CHART_DIGITS = 6
+
+INPUT_COLUMNS: tuple[str, ...] = (
+    "cement",
+    "blast_furnace_slag",
+    "fly_ash",
+    "water",
+    "superplasticizer",
+    "coarse_aggregate",
+    "fine_aggregate",
+    "age",
+)
+STRENGTH_COLUMN = "compressive_strength"
+GROUPS: tuple[str, str] = ("member", "nonmember")
+"""How the two groups are named in chart rows (the charts translate them)."""
+
+FloatArray = npt.NDArray[np.float64]
+
+
+# --- Data: deduplication and split -------------------------------------------
+
+
+@dataclass(frozen=True)
+class Deduplication:
+    """What :func:`deduplicate` did to the table."""
+
+    raw_rows: int
+    """Rows in the file."""
+    exact_duplicates: int
+    """Rows that repeat an earlier row in all nine columns (dropped)."""
+    merged_rows: int
+    """Further rows dropped because they share all eight inputs with another row."""
+    merged_groups: int
+    """Input combinations that had more than one strength; each became one row."""
+    rows: int
+    """Rows left, one per distinct input combination."""
+
+
+def deduplicate(frame: pd.DataFrame) -> tuple[pd.DataFrame, Deduplication]:
+    """One row per distinct combination of the eight inputs.
+
+    Exact duplicate rows are dropped; rows that then still share all eight
+    inputs (repeated tests with different strengths) become one row whose
+    strength is the mean of those tests.
+
+    Parameters
+    ----------
+    frame
+        The concrete table as :func:`compute.datasets.load_concrete` returns it.
+
+    Returns
+    -------
+    (pandas.DataFrame, Deduplication)
+        The rows sorted by their inputs, with a fresh index, and the counts.
+    """
+    inputs = list(INPUT_COLUMNS)
+    distinct = frame.drop_duplicates()
+    merged = distinct.groupby(inputs, as_index=False, sort=True)[STRENGTH_COLUMN].mean()
+    group_sizes = distinct.groupby(inputs, sort=True).size()
+    report = Deduplication(
+        raw_rows=len(frame),
+        exact_duplicates=len(frame) - len(distinct),
+        merged_rows=len(distinct) - len(merged),
+        merged_groups=int((group_sizes > 1).sum()),
+        rows=len(merged),
+    )
+    return merged.reset_index(drop=True), report
+
+
+@dataclass(frozen=True)
+class MembershipData:
+    """Members and non-members, inputs standardized with the members' statistics."""
+
+    member_inputs: FloatArray
+    """Standardized inputs of the members, one row each."""
+    member_strengths: FloatArray
+    """Strengths of the members in MPa."""
+    nonmember_inputs: FloatArray
+    """Standardized inputs of the non-members."""
+    nonmember_strengths: FloatArray
+    """Strengths of the non-members in MPa."""
+    member_rows: tuple[int, ...]
+    """Row numbers of the members in the deduplicated table."""
+    nonmember_rows: tuple[int, ...]
+    """Row numbers of the non-members in the deduplicated table."""
+    training_pool: int
+    """Size of the training pool the members come from."""
+    evaluation_pool: int
+    """Size of the evaluation pool the non-members come from."""
+    deduplication: Deduplication
+    """How the table was deduplicated."""
+
+
+def split_pools(rows: int, seed: int = SPLIT_SEED) -> tuple[npt.NDArray[np.int64], ...]:
+    """Row numbers of the training pool and the evaluation pool, in permutation order.
+
+    The first ``rows // 2`` rows of ``default_rng(seed).permutation(rows)`` form
+    the training pool, the rest the evaluation pool.
+    """
+    order = np.random.default_rng(seed).permutation(rows)
+    return order[: rows // 2], order[rows // 2 :]
+
+
+def standardize(reference: FloatArray, values: FloatArray) -> FloatArray:
+    """``values`` centred and scaled by the column means and standard deviations of
+    ``reference`` (the members), so no statistic of other rows leaks into the inputs."""
+    mean = reference.mean(axis=0)
+    scale = reference.std(axis=0)
+    return (values - mean) / np.where(scale > 0, scale, 1.0)
+
+
+def membership_data(
+    frame: pd.DataFrame,
+    seed: int = SPLIT_SEED,
+    members: int = MEMBER_COUNT,
+    nonmembers: int = NONMEMBER_COUNT,
+) -> MembershipData:
+    """Deduplicate ``frame``, split it and pick the members and the non-members."""
+    table, report = deduplicate(frame)
+    training_pool, evaluation_pool = split_pools(len(table), seed)
+    if members > training_pool.size or nonmembers > evaluation_pool.size:
+        raise ValueError(
+            f"{members} members and {nonmembers} non-members do not fit in pools of "
+            f"{training_pool.size} and {evaluation_pool.size} rows"
+        )
+    member_rows = training_pool[:members]
+    nonmember_rows = evaluation_pool[:nonmembers]
+    inputs = table[list(INPUT_COLUMNS)].to_numpy(dtype=float)
+    strengths = table[STRENGTH_COLUMN].to_numpy(dtype=float)
+    raw_members = inputs[member_rows]
+    return MembershipData(
+        member_inputs=standardize(raw_members, raw_members),
+        member_strengths=strengths[member_rows],
+        nonmember_inputs=standardize(raw_members, inputs[nonmember_rows]),
+        nonmember_strengths=strengths[nonmember_rows],
+        member_rows=tuple(int(i) for i in member_rows),
+        nonmember_rows=tuple(int(i) for i in nonmember_rows),
+        training_pool=int(training_pool.size),
+        evaluation_pool=int(evaluation_pool.size),
+        deduplication=report,
+    )
+
+
+@functools.cache
+def lesson_data() -> MembershipData:
+    """The members and non-members this lesson uses (read and split once per process)."""
+    return membership_data(load_concrete())
+
+
+# --- The model and its snapshots ----------------------------------------------
+
+
+def new_model(seed: int, last_epoch: int = max(EPOCHS)) -> MLPRegressor:
+    """The lesson's untrained MLP for ``seed``.
+
+    ``random_state`` is a ``RandomState`` object, so successive ``partial_fit``
+    calls draw fresh mini-batch orders, and ``n_iter_no_change`` exceeds
+    ``last_epoch``, so training is never cut short by the tolerance check.
+    """
+    return MLPRegressor(
+        hidden_layer_sizes=(HIDDEN_UNITS,),
+        activation="relu",
+        solver="adam",
+        learning_rate_init=LEARNING_RATE,
+        batch_size=BATCH_SIZE,
+        alpha=ALPHA,
+        shuffle=True,
+        random_state=np.random.RandomState(seed),
+        n_iter_no_change=last_epoch + 1,
+    )
+
+
+def squared_losses(model: MLPRegressor, inputs: FloatArray, strengths: FloatArray) -> FloatArray:
+    """Per-sample squared losses ``(y − f(x))²`` in MPa²."""
+    return (strengths - model.predict(inputs)) ** 2
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The model after some epochs, as the attack sees it: every sample's loss."""
+
+    epochs: int
+    """Epochs trained so far."""
+    member_losses: FloatArray
+    """Squared losses of the members, MPa²."""
+    nonmember_losses: FloatArray
+    """Squared losses of the non-members, MPa²."""
+
+
+def train_with_snapshots(
+    data: MembershipData, seed: int, epochs: Sequence[int]
+) -> tuple[Snapshot, ...]:
+    """Train one model for ``max(epochs)`` epochs, one ``partial_fit`` call per epoch.
+
+    Returns the members' and non-members' losses after each of ``epochs``, in order.
+    """
+    wanted = sorted(set(epochs))
+    if not wanted or wanted[0] < 1:
+        raise ValueError(f"epochs must be whole numbers >= 1, got {list(epochs)!r}")
+    model = new_model(seed, wanted[-1])
+    snapshots = []
+    for epoch in range(1, wanted[-1] + 1):
+        # The inputs were checked once already; skipping sklearn's per-call checks saves ~10 %.
+        with sklearn.config_context(assume_finite=True, skip_parameter_validation=True):
+            model.partial_fit(data.member_inputs, data.member_strengths)
+        if epoch in wanted:
+            snapshots.append(
+                Snapshot(
+                    epochs=epoch,
+                    member_losses=squared_losses(model, data.member_inputs, data.member_strengths),
+                    nonmember_losses=squared_losses(
+                        model, data.nonmember_inputs, data.nonmember_strengths
+                    ),
+                )
+            )
+    return tuple(snapshots)
+
+
+@functools.lru_cache(maxsize=len(SEEDS))
+def training_trajectory(seed: int) -> tuple[Snapshot, ...]:
+    """The lesson model for ``seed`` at every grid epoch (trained once per process and seed)."""
+    return train_with_snapshots(lesson_data(), seed, EPOCHS)
+
+
+# --- The attack -----------------------------------------------------------------
+
+
+def _as_losses(values: npt.ArrayLike, what: str) -> FloatArray:
+    array = np.asarray(values, dtype=float).ravel()
+    if array.size == 0:
+        raise ValueError(f"{what} must not be empty")
+    if not np.isfinite(array).all():
+        raise ValueError(f"{what} must be finite numbers")
+    return array
+
+
+def average_ranks(values: npt.ArrayLike) -> FloatArray:
+    """Ranks from 1 (smallest) upward, tied values sharing the mean of their ranks."""
+    array = np.asarray(values, dtype=float).ravel()
+    order = np.argsort(array, kind="stable")
+    sorted_values = array[order]
+    # Start of each run of equal values, and the run each sorted position belongs to.
+    starts = np.flatnonzero(np.r_[True, sorted_values[1:] != sorted_values[:-1]])
+    ends = np.r_[starts[1:], array.size]
+    run_rank = (starts + 1 + ends) / 2.0  # mean of the ranks start+1 ... end
+    ranks = np.empty(array.size)
+    ranks[order] = np.repeat(run_rank, ends - starts)
+    return ranks
+
+
+def loss_attack_auc(member_losses: npt.ArrayLike, nonmember_losses: npt.ArrayLike) -> float:
+    """AUC of the loss attack: how often a member's loss is below a non-member's.
+
+    The attack score is ``s = −ℓ``, so a lower loss counts as more likely a
+    member. The AUC is the probability that a random member scores higher than
+    a random non-member, ties counted as one half::
+
+        AUC = P(ℓ_member < ℓ_non) + ½ · P(ℓ_member = ℓ_non)
+
+    It is computed from ranks (the Mann–Whitney U statistic divided by the
+    number of pairs) and equals ``sklearn.metrics.roc_auc_score`` with members
+    labelled 1 and scores ``−ℓ``.
+
+    Parameters
+    ----------
+    member_losses, nonmember_losses
+        Per-sample losses of each group (any finite numbers, at least one each).
+
+    Returns
+    -------
+    float
+        Between 0 and 1: 1 when every member's loss is below every
+        non-member's, 0 in the reverse case, 0.5 when all losses are equal.
+    """
+    members = _as_losses(member_losses, "member_losses")
+    nonmembers = _as_losses(nonmember_losses, "nonmember_losses")
+    scores = -np.concatenate([members, nonmembers])
+    member_rank_sum = float(average_ranks(scores)[: members.size].sum())
+    u = member_rank_sum - members.size * (members.size + 1) / 2.0
+    return u / (members.size * nonmembers.size)
+
+
+def roc_curve(
+    member_losses: npt.ArrayLike, nonmember_losses: npt.ArrayLike
+) -> tuple[FloatArray, FloatArray]:
+    """False- and true-positive rates of the rule "member if ``s = −ℓ ≥ t``" for every ``t``.
+
+    Returns one point per distinct score (from the strictest threshold to the
+    most lenient) after the point (0, 0); tied scores move both rates at once.
+    """
+    members = _as_losses(member_losses, "member_losses")
+    nonmembers = _as_losses(nonmember_losses, "nonmember_losses")
+    scores = -np.concatenate([members, nonmembers])
+    is_member = np.r_[np.ones(members.size), np.zeros(nonmembers.size)]
+    order = np.argsort(-scores, kind="stable")
+    scores, is_member = scores[order], is_member[order]
+    last_of_run = np.r_[scores[1:] != scores[:-1], True]
+    true_positives = np.cumsum(is_member)[last_of_run]
+    false_positives = np.cumsum(1.0 - is_member)[last_of_run]
+    fpr = np.r_[0.0, false_positives / nonmembers.size]
+    tpr = np.r_[0.0, true_positives / members.size]
+    return fpr, tpr
+
+
+def tpr_at_fpr(member_losses: npt.ArrayLike, nonmember_losses: npt.ArrayLike, fpr: float) -> float:
+    """The highest TPR of any threshold whose false-positive rate is at most ``fpr``."""
+    rates, tprs = roc_curve(member_losses, nonmember_losses)
+    return float(tprs[rates <= fpr + 1e-12].max())
+
+
+def best_threshold_accuracy(member_losses: npt.ArrayLike, nonmember_losses: npt.ArrayLike) -> float:
+    """The best balanced accuracy ``(TPR + 1 − FPR) / 2`` over all thresholds.
+
+    The threshold is picked knowing who is a member, so this is an optimistic
+    figure; with groups of equal size it is the plain accuracy.
+    """
+    fpr, tpr = roc_curve(member_losses, nonmember_losses)
+    return float(np.max((tpr + 1.0 - fpr) / 2.0))
+
+
+def thin_curve(fpr: FloatArray, tpr: FloatArray, max_points: int = ROC_POINTS) -> list[int]:
+    """Indices of at most ``max_points`` evenly spread points of a curve, both ends kept."""
+    if max_points < 2:
+        raise ValueError(f"max_points must be at least 2, got {max_points}")
+    if fpr.size <= max_points:
+        return list(range(fpr.size))
+    return sorted({round(i) for i in np.linspace(0, fpr.size - 1, max_points)})
+
+
+def chance_auc_spread(members: int, nonmembers: int) -> float:
+    """Standard deviation of the AUC when scores carry no information (no ties).
+
+    ``sqrt((m + n + 1) / (12 m n))``, from the null distribution of Mann–Whitney U.
+    """
+    return math.sqrt((members + nonmembers + 1) / (12.0 * members * nonmembers))
+
+
+def zero_fpr_upper_bound(nonmembers: int, confidence: float = 0.95) -> float:
+    """The largest true FPR still consistent with 0 false positives in ``nonmembers`` tries.
+
+    ``1 − (1 − confidence)^(1/n)``, the exact one-sided binomial bound (≈ 3/n at 95 %).
+    """
+    return 1.0 - (1.0 - confidence) ** (1.0 / nonmembers)
+
+
+# --- Histograms -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Histogram:
+    """Counts of two samples on shared bins; the last bin is open to the right."""
+
+    edges: FloatArray
+    """Lower edges of the bins: bin ``i`` is ``[edges[i], edges[i+1])``; the last is
+    ``[edges[-1], ∞)``."""
+    counts_a: npt.NDArray[np.int64]
+    """How many values of the first sample fall in each bin."""
+    counts_b: npt.NDArray[np.int64]
+    """How many values of the second sample fall in each bin."""
+
+    @property
+    def upper(self) -> float:
+        """Where the overflow bin starts: it holds every value ``≥ upper``."""
+        return float(self.edges[-1])
+
+
+def common_histogram(
+    a: npt.ArrayLike, b: npt.ArrayLike, bins: int, upper: float, lower: float = 0.0
+) -> Histogram:
+    """Histogram two samples on the same bins, every value ≥ ``upper`` in the last one.
+
+    Parameters
+    ----------
+    a, b
+        The two samples (e.g. member and non-member losses); values below
+        ``lower`` are refused.
+    bins
+        Number of bins, at least 2: ``bins − 1`` of equal width covering
+        ``[lower, upper)`` and one more for ``[upper, ∞)``.
+    upper
+        Where the overflow bin starts, greater than ``lower``.
+    lower
+        Lower edge of the first bin.
+
+    Returns
+    -------
+    Histogram
+        Shared lower edges and one count per bin for each sample; the counts of
+        each sample add up to its size.
+    """
+    if bins < 2:
+        raise ValueError(f"bins must be at least 2 (equal bins and the overflow bin), got {bins}")
+    if not (math.isfinite(upper) and math.isfinite(lower) and upper > lower):
+        raise ValueError(f"upper must be a finite number above lower={lower}, got {upper!r}")
+    edges = np.linspace(lower, upper, bins)
+    counts = []
+    for name, sample in (("a", a), ("b", b)):
+        values = np.asarray(sample, dtype=float).ravel()
+        if np.isnan(values).any() or (values < lower).any():
+            raise ValueError(f"sample {name} has values below {lower} or NaN")
+        # searchsorted(side="right") - 1 puts v in the bin whose lower edge is the last one <= v.
+        index = np.minimum(np.searchsorted(edges, values, side="right") - 1, bins - 1)
+        counts.append(np.bincount(index, minlength=bins).astype(np.int64))
+    return Histogram(edges=edges, counts_a=counts[0], counts_b=counts[1])
+
+
+def nice_ceiling(value: float, steps: Sequence[float] = NICE_STEPS) -> float:
+    """The smallest number ``step · 10^k`` (step from ``steps``) that is ≥ ``value`` > 0."""
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"value must be a finite number > 0, got {value!r}")
+    exponent = math.floor(math.log10(value))
+    for power in (exponent, exponent + 1):
+        for step in steps:
+            candidate = float(step * 10.0**power)
+            if candidate >= value * (1 - 1e-12):
+                return float(f"{candidate:.12g}")
+    raise AssertionError("unreachable: 10^(k+1) >= value")
+
+
+def histogram_upper(
+    losses: npt.ArrayLike, bins: int = HISTOGRAM_BINS, quantile: float = HISTOGRAM_QUANTILE
+) -> float:
+    """Start of the overflow bin: ``bins − 1`` nice-width bins reaching the ``quantile``."""
+    reach = float(np.quantile(np.asarray(losses, dtype=float), quantile))
+    width = nice_ceiling(max(reach, 1e-9) / (bins - 1))
+    return float(f"{width * (bins - 1):.12g}")
+
+
+def parameter_count(inputs: int, hidden_units: int) -> int:
+    """Weights and biases of an MLP with one hidden layer and one output."""
+    return inputs * hidden_units + hidden_units + hidden_units + 1
+
+
+# --- One grid point ---------------------------------------------------------------
+
+
+def rmse(losses: npt.ArrayLike) -> float:
+    """Root mean squared error in MPa from squared losses in MPa²."""
+    return float(np.sqrt(np.mean(np.asarray(losses, dtype=float))))
+
+
+def _chart_number(value: float) -> float:
+    """``value`` rounded to :data:`CHART_DIGITS` significant digits, with −0 as 0."""
+    return float(f"{value:.{CHART_DIGITS}g}") + 0.0
+
+
+def _edge_text(value: float) -> str:
+    return f"{value:.4g}"
+
+
+def histogram_rows(histogram: Histogram) -> list[dict[str, Any]]:
+    """Chart rows: one per bin and group, labelled ``a–b`` or ``≥ upper`` for the last bin."""
+    edges = histogram.edges
+    rows = []
+    for index in range(edges.size):
+        if index + 1 < edges.size:
+            label = f"{_edge_text(edges[index])}–{_edge_text(edges[index + 1])}"
+        else:
+            label = f"≥ {_edge_text(edges[index])}"
+        for group, counts in zip(GROUPS, (histogram.counts_a, histogram.counts_b), strict=True):
+            rows.append({"bin": index, "label": label, "group": group, "count": int(counts[index])})
+    return rows
+
+
+def _snapshot(seed: int, epochs: int) -> Snapshot:
+    if seed not in SEEDS:
+        raise ValueError(f"seed must be one of {', '.join(map(str, SEEDS))}, got {seed!r}")
+    for snapshot in training_trajectory(seed):
+        if snapshot.epochs == epochs:
+            return snapshot
+    raise ValueError(f"epochs must be one of {', '.join(map(str, EPOCHS))}, got {epochs!r}")
+
+
+def compute(*, epochs: int, seed: int) -> dict[str, dict[str, Any]]:
+    """Everything the lesson page shows after ``epochs`` epochs of the model for ``seed``.
+
+    Returns
+    -------
+    dict
+        ``{"readouts": ..., "datasets": ...}``. Readouts are full-precision
+        numbers; chart rows are rounded to :data:`CHART_DIGITS` digits. The
+        datasets ``curves`` and ``auc_curve`` cover every grid epoch of this
+        seed, so the page draws them once per seed and highlights ``epochs``.
+    """
+    snapshot = _snapshot(seed, epochs)
+    data = lesson_data()
+    members, nonmembers = snapshot.member_losses, snapshot.nonmember_losses
+    member_count, nonmember_count = members.size, nonmembers.size
+    smallest_fpr = 1.0 / nonmember_count
+    auc = loss_attack_auc(members, nonmembers)
+    tpr = tpr_at_fpr(members, nonmembers, smallest_fpr)
+    upper = histogram_upper(np.concatenate([members, nonmembers]))
+    histogram = common_histogram(members, nonmembers, HISTOGRAM_BINS, upper)
+    fpr_points, tpr_points = roc_curve(members, nonmembers)
+    kept = thin_curve(fpr_points, tpr_points)
+
+    trajectory = training_trajectory(seed)
+    aucs = [loss_attack_auc(s.member_losses, s.nonmember_losses) for s in trajectory]
+    spread = chance_auc_spread(member_count, nonmember_count)
+    best = int(np.argmax(aucs))
+    report = data.deduplication
+
+    readouts: dict[str, Any] = {
+        "raw_rows": report.raw_rows,
+        "exact_duplicates": report.exact_duplicates,
+        "merged_rows": report.merged_rows,
+        "merged_groups": report.merged_groups,
+        "distinct_rows": report.rows,
+        "training_pool": data.training_pool,
+        "evaluation_pool": data.evaluation_pool,
+        "member_count": member_count,
+        "nonmember_count": nonmember_count,
+        "input_count": len(INPUT_COLUMNS),
+        "hidden_units": HIDDEN_UNITS,
+        "parameter_count": parameter_count(len(INPUT_COLUMNS), HIDDEN_UNITS),
+        "max_epochs": max(EPOCHS),
+        "epochs": epochs,
+        "member_rmse": rmse(members),
+        "nonmember_rmse": rmse(nonmembers),
+        "rmse_gap": rmse(nonmembers) - rmse(members),
+        "member_median_loss": float(np.median(members)),
+        "nonmember_median_loss": float(np.median(nonmembers)),
+        "auc": auc,
+        "chance_spread": spread,
+        "chance_low": 0.5 - 2 * spread,
+        "chance_high": 0.5 + 2 * spread,
+        "best_accuracy": best_threshold_accuracy(members, nonmembers),
+        "smallest_fpr": smallest_fpr,
+        "tpr_at_smallest_fpr": tpr,
+        "members_caught": round(tpr * member_count),
+        "target_fpr": TARGET_FPR,
+        "nonmembers_needed": math.ceil(1.0 / TARGET_FPR - 1e-9),
+        "zero_fpr_bound": zero_fpr_upper_bound(nonmember_count, CONFIDENCE),
+        "confidence": CONFIDENCE,
+        "histogram_quantile": HISTOGRAM_QUANTILE,
+        "histogram_upper": histogram.upper,
+        "histogram_width": float(histogram.edges[1] - histogram.edges[0]),
+        "peak_auc": aucs[best],
+        "peak_epochs": trajectory[best].epochs,
+        "final_auc": aucs[-1],
+        "epoch_steps": len(trajectory) - 1,
+        "auc_drops": sum(later < earlier for earlier, later in itertools.pairwise(aucs)),
+    }
+    datasets: dict[str, list[dict[str, Any]]] = {
+        "histogram": histogram_rows(histogram),
+        "roc": [
+            {"fpr": _chart_number(fpr_points[i]), "tpr": _chart_number(tpr_points[i])} for i in kept
+        ],
+        "diagonal": [{"fpr": 0.0, "tpr": 0.0}, {"fpr": 1.0, "tpr": 1.0}],
+        "operating_point": [{"fpr": _chart_number(smallest_fpr), "tpr": _chart_number(tpr)}],
+        "curves": [
+            {"epochs": s.epochs, "group": group, "rmse": _chart_number(rmse(losses))}
+            for s in trajectory
+            for group, losses in zip(GROUPS, (s.member_losses, s.nonmember_losses), strict=True)
+        ],
+        "auc_curve": [
+            {
+                "epochs": s.epochs,
+                "auc": _chart_number(value),
+                "chance_low": _chart_number(0.5 - 2 * spread),
+                "chance_high": _chart_number(0.5 + 2 * spread),
+            }
+            for s, value in zip(trajectory, aucs, strict=True)
+        ],
+    }
+    return {"readouts": readouts, "datasets": datasets}
+
+
+# --- What the page shows ------------------------------------------------------
+
+GRID = Grid(
+    (
+        Param("epochs", EPOCHS, DEFAULT_EPOCHS, {"ko": "학습 에포크 수", "en": "Training epochs"}),
+        Param(
+            "seed",
+            SEEDS,
+            DEFAULT_SEED,
+            {"ko": "시드 (초깃값·배치 순서)", "en": "Seed (start and batch order)"},
+        ),
+    )
+)
+
+_MPA = {"ko": "MPa", "en": "MPa"}
+_MPA2 = {"ko": "MPa²", "en": "MPa²"}
+
+READOUTS: tuple[Readout, ...] = (
+    Readout("raw_rows", {"ko": "원본 행 수", "en": "Rows in the file"}, ",d"),
+    Readout(
+        "exact_duplicates",
+        {"ko": "완전히 같은 중복 행", "en": "Exact duplicate rows"},
+        ",d",
+    ),
+    Readout(
+        "merged_rows",
+        {"ko": "입력이 같아 합친 행", "en": "Rows merged for sharing inputs"},
+        ",d",
+    ),
+    Readout(
+        "merged_groups",
+        {"ko": "강도가 여러 개인 입력 조합", "en": "Input combinations with several strengths"},
+        ",d",
+    ),
+    Readout("distinct_rows", {"ko": "중복 제거 후 행 수", "en": "Rows after deduplication"}, ",d"),
+    Readout("training_pool", {"ko": "학습 풀의 행 수", "en": "Rows in the training pool"}, ",d"),
+    Readout(
+        "evaluation_pool",
+        {"ko": "평가 풀의 행 수", "en": "Rows in the evaluation pool"},
+        ",d",
+    ),
+    Readout("member_count", {"ko": "포함 표본 수", "en": "Members"}, ",d"),
+    Readout("nonmember_count", {"ko": "미포함 표본 수", "en": "Non-members"}, ",d"),
+    Readout("input_count", {"ko": "입력 변수 수", "en": "Inputs"}, "d"),
+    Readout("hidden_units", {"ko": "은닉 유닛 수", "en": "Hidden units"}, "d"),
+    Readout("parameter_count", {"ko": "가중치와 편향의 수", "en": "Weights and biases"}, ",d"),
+    Readout("max_epochs", {"ko": "가장 긴 학습", "en": "Longest training"}, ",d"),
+    Readout("epochs", {"ko": "지금의 에포크 수", "en": "Current epochs"}, ",d"),
+    Readout("member_rmse", {"ko": "포함 표본의 RMSE", "en": "Member RMSE"}, ".2f", _MPA),
+    Readout("nonmember_rmse", {"ko": "미포함 표본의 RMSE", "en": "Non-member RMSE"}, ".2f", _MPA),
+    Readout(
+        "rmse_gap",
+        {"ko": "RMSE 차이 (미포함 − 포함)", "en": "RMSE gap (non-members − members)"},
+        ".2f",
+        _MPA,
+    ),
+    Readout(
+        "member_median_loss",
+        {"ko": "포함 표본 손실의 중앙값", "en": "Median member loss"},
+        ",.1f",
+        _MPA2,
+    ),
+    Readout(
+        "nonmember_median_loss",
+        {"ko": "미포함 표본 손실의 중앙값", "en": "Median non-member loss"},
+        ",.1f",
+        _MPA2,
+    ),
+    Readout("auc", {"ko": "공격 AUC", "en": "Attack AUC"}, ".3f"),
+    Readout(
+        "chance_spread",
+        {"ko": "정보가 없을 때 AUC의 표준편차", "en": "Standard deviation of the AUC by chance"},
+        ".3f",
+    ),
+    Readout(
+        "chance_low", {"ko": "우연 범위의 아래 끝", "en": "Lower end of the chance range"}, ".3f"
+    ),
+    Readout(
+        "chance_high", {"ko": "우연 범위의 위 끝", "en": "Upper end of the chance range"}, ".3f"
+    ),
+    Readout(
+        "best_accuracy",
+        {"ko": "가장 좋은 기준값의 정확도", "en": "Accuracy at the best threshold"},
+        ".1%",
+    ),
+    Readout(
+        "smallest_fpr",
+        {"ko": "잴 수 있는 가장 작은 FPR", "en": "Smallest measurable FPR"},
+        ".3%",
+    ),
+    Readout(
+        "tpr_at_smallest_fpr",
+        {"ko": "가장 작은 FPR에서의 TPR", "en": "TPR at the smallest FPR"},
+        ".3%",  # a multiple of 1/160 = 0.625 %, shown exactly like the FPR
+    ),
+    Readout(
+        "members_caught",
+        {"ko": "그때 맞힌 포함 표본 수", "en": "Members caught there"},
+        ",d",
+    ),
+    Readout("target_fpr", {"ko": "논문에서 흔한 FPR 기준", "en": "FPR common in papers"}, ".1%"),
+    Readout(
+        "nonmembers_needed",
+        {"ko": "그 FPR을 재는 데 필요한 최소 미포함 표본", "en": "Non-members needed to reach it"},
+        ",d",
+    ),
+    Readout(
+        "zero_fpr_bound",
+        {
+            "ko": "거짓 양성 0회와 양립하는 FPR의 상한",
+            "en": "Upper bound on the FPR after 0 false positives",
+        },
+        ".1%",
+    ),
+    Readout("confidence", {"ko": "신뢰 수준", "en": "Confidence level"}, ".0%"),
+    Readout(
+        "histogram_quantile",
+        {
+            "ko": "같은 폭 구간에 들어가는 손실의 최소 비율",
+            "en": "Least share of losses inside the equal bins",
+        },
+        ".0%",
+    ),
+    Readout(
+        "histogram_upper",
+        {"ko": "마지막 구간의 시작", "en": "Start of the last bin"},
+        ",.4g",
+        _MPA2,
+    ),
+    Readout("histogram_width", {"ko": "구간 폭", "en": "Bin width"}, ",.4g", _MPA2),
+    Readout(
+        "peak_auc", {"ko": "이 시드의 가장 높은 AUC", "en": "Highest AUC for this seed"}, ".3f"
+    ),
+    Readout("peak_epochs", {"ko": "그때의 에포크 수", "en": "Epochs at the highest AUC"}, ",d"),
+    Readout("final_auc", {"ko": "마지막 에포크의 AUC", "en": "AUC after the last epoch"}, ".3f"),
+    Readout(
+        "epoch_steps",
+        {"ko": "격자에서 에포크를 늘리는 단계 수", "en": "Steps between grid values of epochs"},
+        "d",
+    ),
+    Readout(
+        "auc_drops",
+        {
+            "ko": "에포크를 늘렸는데 AUC가 내려간 횟수",
+            "en": "Steps where more epochs lowered the AUC",
+        },
+        "d",
+    ),
+)
+
+
+# --- Charts -------------------------------------------------------------------
+
+WIDTH = 560
+HEIGHT = 240
+ROC_SIZE = 320
+AUC_AXIS_LOWER = 0.4
+# Okabe–Ito colours, distinguishable with the common colour-vision deficiencies.
+BLUE = "#0072B2"
+VERMILLION = "#D55E00"
+GREY = "#999999"
+INK = "#222222"
+SOLID = [1, 0]
+DASHED = [6, 4]
+
+GROUP_LABELS: dict[str, tuple[str, str]] = {
+    "ko": ("포함 (학습에 씀)", "미포함 (학습에 안 씀)"),
+    "en": ("Members (trained on)", "Non-members (never trained on)"),
+}
+
+_TEXT: dict[str, dict[str, dict[str, str]]] = {
+    "histogram": {
+        "title": {
+            "ko": "표본별 제곱 손실의 분포 (공통 구간)",
+            "en": "Per-sample squared losses on common bins",
+        },
+        "x": {"ko": "제곱 손실 ℓ (MPa²)", "en": "Squared loss ℓ (MPa²)"},
+        "y": {"ko": "표본 수", "en": "Samples"},
+        "legend": {"ko": "집단", "en": "Group"},
+    },
+    "rmse": {
+        "title": {
+            "ko": "에포크에 따른 포함·미포함 표본의 RMSE",
+            "en": "RMSE of members and non-members across epochs",
+        },
+        "x": {"ko": "학습 에포크 수 (로그 눈금)", "en": "Training epochs (log scale)"},
+        "y": {"ko": "RMSE (MPa)", "en": "RMSE (MPa)"},
+        "legend": {"ko": "집단", "en": "Group"},
+    },
+    "auc": {
+        "title": {
+            "ko": "에포크에 따른 손실 공격의 AUC",
+            "en": "AUC of the loss attack across epochs",
+        },
+        "x": {"ko": "학습 에포크 수 (로그 눈금)", "en": "Training epochs (log scale)"},
+        "y": {"ko": "AUC", "en": "AUC"},
+        "band": {"ko": "우연 범위 (0.5 ± 2σ)", "en": "chance range (0.5 ± 2σ)"},
+    },
+    "roc": {
+        "title": {"ko": "손실 공격의 ROC 곡선", "en": "ROC curve of the loss attack"},
+        "x": {"ko": "거짓 양성률 FPR", "en": "False-positive rate (FPR)"},
+        "y": {"ko": "참 양성률 TPR", "en": "True-positive rate (TPR)"},
+        "chance": {"ko": "무작위 추측", "en": "random guess"},
+        "point": {"ko": f"FPR = 1/{NONMEMBER_COUNT}", "en": f"FPR = 1/{NONMEMBER_COUNT}"},
+    },
+}
+
+
+def _group_encoding(lang: str) -> tuple[alt.Scale, alt.Scale, str]:
+    """Colour and dash scales for the translated group names, and the expression naming them."""
+    member, nonmember = GROUP_LABELS[lang]
+    expression = f"datum.group === '{GROUPS[0]}' ? '{member}' : '{nonmember}'"
+    return (
+        alt.Scale(domain=[member, nonmember], range=[BLUE, VERMILLION]),
+        alt.Scale(domain=[member, nonmember], range=[SOLID, DASHED]),
+        expression,
+    )
+
+
+def _legend(title: str) -> alt.Legend:
+    """A legend above the plot, where it never covers data."""
+    return alt.Legend(title=title, orient="top", direction="horizontal")
+
+
+# Fixed axis extents keep the plot from shifting when tick labels change length.
+_X_EXTENT = {"minExtent": 64, "maxExtent": 64}
+_Y_EXTENT = {"minExtent": 34, "maxExtent": 34}
+
+
+def histogram_chart(lang: str) -> alt.Chart:
+    """Grouped bars: members and non-members per common loss bin, the last bin open-ended."""
+    text = _TEXT["histogram"]
+    colour, _, expression = _group_encoding(lang)
+    return (
+        alt.Chart(alt.Data(name="histogram"), width=WIDTH, height=HEIGHT)
+        .transform_calculate(group_label=expression)
+        .mark_bar()
+        .encode(
+            x=alt.X(
+                "label:N",
+                title=text["x"][lang],
+                sort=alt.EncodingSortField(field="bin", op="min"),
+                axis=alt.Axis(labelAngle=-40, **_X_EXTENT),
+            ),
+            xOffset=alt.XOffset("group_label:N", sort=list(GROUP_LABELS[lang])),
+            y=alt.Y("count:Q", title=text["y"][lang], axis=alt.Axis(**_Y_EXTENT)),
+            color=alt.Color("group_label:N", scale=colour, legend=_legend(text["legend"][lang])),
+            tooltip=[
+                alt.Tooltip("group_label:N", title=text["legend"][lang]),
+                alt.Tooltip("label:N", title=text["x"][lang]),
+                alt.Tooltip("count:Q", title=text["y"][lang]),
+            ],
+        )
+        .properties(title=text["title"][lang])
+    )
+
+
+def _epochs_axis(title: str, field: str = "epochs") -> alt.X:
+    return alt.X(
+        f"{field}:Q",
+        title=title,
+        scale=alt.Scale(type="log", domain=[min(EPOCHS), max(EPOCHS)], nice=False),
+        axis=alt.Axis(values=list(EPOCHS), format="~s"),
+    )
+
+
+def _current_labels(
+    base: alt.Chart, current: alt.Parameter, x_title: str, y: alt.Y, field: str, dy: int
+) -> alt.Chart:
+    """The value at the current epochs, printed beside its point and never past the plot.
+
+    The label's centre sits :data:`LABEL_SHIFT` times to the right of the point
+    on the log axis, or as far to the left from the third-last grid value on. One
+    layer with exactly one row per group: an empty layer would make Vega warn.
+    """
+    turn = EPOCHS[-3]
+    shifted = (
+        f"datum.epochs >= {turn} ? datum.epochs / {LABEL_SHIFT} : datum.epochs * {LABEL_SHIFT}"
+    )
+    return (
+        base.transform_filter(alt.datum.epochs == current)
+        .transform_calculate(label_at=shifted)
+        .mark_text(align="center", dy=dy, fontSize=12, fontWeight="bold", color=INK)
+        .encode(
+            x=_epochs_axis(x_title, "label_at"),
+            y=y,
+            text=alt.Text(f"{field}:Q", format=FORMATS[field]),
+        )
+    )
+
+
+LABEL_SHIFT = 1.7
+"""How far (as a factor on the log epochs axis, about 40 px) a label sits from its point."""
+FORMATS = {"rmse": ".2f", "auc": ".3f"}
+"""How the highlighted values are printed: as their readouts, without the unit."""
+
+
+def rmse_chart(lang: str) -> alt.LayerChart:
+    """Member and non-member RMSE over the grid's epochs; the current epochs are marked.
+
+    Declares the Vega-Lite parameter ``epochs``, kept equal to the current value.
+    Members' values are labelled below their point, non-members' above.
+    """
+    text = _TEXT["rmse"]
+    current = alt.param(name="epochs", value=DEFAULT_EPOCHS)
+    colour, dash, expression = _group_encoding(lang)
+    legend = _legend(text["legend"][lang])
+    x = _epochs_axis(text["x"][lang])
+    y = alt.Y("rmse:Q", title=text["y"][lang], axis=alt.Axis(**_Y_EXTENT))
+    base = alt.Chart(alt.Data(name="curves")).transform_calculate(group_label=expression)
+    lines = base.mark_line(strokeWidth=2, point=True).encode(
+        x=x,
+        y=y,
+        color=alt.Color("group_label:N", scale=colour, legend=legend),
+        strokeDash=alt.StrokeDash("group_label:N", scale=dash, legend=legend),
+        tooltip=[
+            alt.Tooltip("group_label:N", title=text["legend"][lang]),
+            alt.Tooltip("epochs:Q", title=text["x"][lang]),
+            alt.Tooltip("rmse:Q", title=text["y"][lang], format=".2f"),
+        ],
+    )
+    now = base.transform_filter(alt.datum.epochs == current)
+    rule = (
+        now.transform_filter(alt.datum.group == GROUPS[0])
+        .mark_rule(color=GREY, strokeDash=[3, 3])
+        .encode(x=x)
+    )
+    marks = now.mark_point(filled=True, size=110, opacity=1, stroke=INK, strokeWidth=1).encode(
+        x=x, y=y, color=alt.Color("group_label:N", scale=colour, legend=legend)
+    )
+    member_label = _current_labels(
+        base.transform_filter(alt.datum.group == GROUPS[0]), current, text["x"][lang], y, "rmse", 10
+    )
+    nonmember_label = _current_labels(
+        base.transform_filter(alt.datum.group == GROUPS[1]),
+        current,
+        text["x"][lang],
+        y,
+        "rmse",
+        -10,
+    )
+    return (
+        alt.layer(rule, lines, marks, member_label, nonmember_label)
+        .add_params(current)
+        .properties(width=WIDTH, height=HEIGHT, title=text["title"][lang])
+    )
+
+
+def auc_chart(lang: str) -> alt.LayerChart:
+    """AUC over the grid's epochs with the chance band; the current epochs are highlighted.
+
+    Declares the Vega-Lite parameter ``epochs``, kept equal to the current value.
+    """
+    text = _TEXT["auc"]
+    current = alt.param(name="epochs", value=DEFAULT_EPOCHS)
+    x = _epochs_axis(text["x"][lang])
+    scale = alt.Scale(domain=[AUC_AXIS_LOWER, 1.0], zero=False, nice=False)
+    axis = alt.Axis(**_Y_EXTENT)
+    y = alt.Y("auc:Q", title=text["y"][lang], scale=scale, axis=axis)
+    base = alt.Chart(alt.Data(name="auc_curve"))
+    band = base.mark_area(color=GREY, opacity=0.25).encode(
+        x=x,
+        y=alt.Y("chance_low:Q", title=text["y"][lang], scale=scale, axis=axis),
+        y2="chance_high:Q",
+    )
+    band_label = (
+        base.transform_filter(alt.datum.epochs == max(EPOCHS))
+        .mark_text(align="right", baseline="bottom", dy=-3, fontSize=11, color=INK)
+        .encode(
+            x=x,
+            y=alt.Y("chance_high:Q", scale=scale, axis=axis),
+            text=alt.value(text["band"][lang]),
+        )
+    )
+    line = base.mark_line(color=BLUE, strokeWidth=2, point=alt.OverlayMarkDef(color=BLUE)).encode(
+        x=x,
+        y=y,
+        tooltip=[
+            alt.Tooltip("epochs:Q", title=text["x"][lang]),
+            alt.Tooltip("auc:Q", title=text["y"][lang], format=".3f"),
+        ],
+    )
+    mark = (
+        base.transform_filter(alt.datum.epochs == current)
+        .mark_point(filled=True, size=140, color=VERMILLION, opacity=1, stroke=INK)
+        .encode(x=x, y=y)
+    )
+    label = _current_labels(base, current, text["x"][lang], y, "auc", -10)
+    return (
+        alt.layer(band, band_label, line, mark, label)
+        .add_params(current)
+        .properties(width=WIDTH, height=HEIGHT, title=text["title"][lang])
+    )
+
+
+def roc_chart(lang: str) -> alt.LayerChart:
+    """The ROC curve of the current point, the chance diagonal and the point at FPR = 1/n."""
+    text = _TEXT["roc"]
+    x = alt.X("fpr:Q", title=text["x"][lang], scale=alt.Scale(domain=[0, 1]))
+    y = alt.Y("tpr:Q", title=text["y"][lang], scale=alt.Scale(domain=[0, 1]))
+    diagonal = (
+        alt.Chart(alt.Data(name="diagonal"))
+        .mark_line(color=GREY, strokeDash=DASHED)
+        .encode(x=x, y=y)
+    )
+    # The label lies along the diagonal, below it, three quarters of the way up.
+    diagonal_label = (
+        alt.Chart(alt.Data(name="diagonal"))
+        .transform_filter(alt.datum.fpr == 1)
+        .transform_calculate(fpr="0.75", tpr="0.75")
+        .mark_text(angle=315, baseline="top", dy=6, fontSize=11, color=INK)
+        .encode(x=x, y=y, text=alt.value(text["chance"][lang]))
+    )
+    curve = (
+        alt.Chart(alt.Data(name="roc"))
+        .mark_line(color=BLUE, strokeWidth=2)
+        .encode(
+            x=x,
+            y=y,
+            order=alt.Order("fpr:Q"),
+            tooltip=[
+                alt.Tooltip("fpr:Q", title=text["x"][lang], format=".3f"),
+                alt.Tooltip("tpr:Q", title=text["y"][lang], format=".3f"),
+            ],
+        )
+    )
+    point_base = alt.Chart(alt.Data(name="operating_point"))
+    point = point_base.mark_point(filled=True, size=90, color=VERMILLION, opacity=1).encode(
+        x=x,
+        y=y,
+        tooltip=[
+            alt.Tooltip("fpr:Q", title=text["x"][lang], format=".4f"),
+            alt.Tooltip("tpr:Q", title=text["y"][lang], format=".3f"),
+        ],
+    )
+    point_label = point_base.mark_text(align="left", dx=9, dy=-9, fontSize=11, color=INK).encode(
+        x=x, y=y, text=alt.value(text["point"][lang])
+    )
+    return alt.layer(diagonal, diagonal_label, curve, point, point_label).properties(
+        width=ROC_SIZE, height=ROC_SIZE, title=text["title"][lang]
+    )
+
+
+CHARTS: tuple[Chart, ...] = (
+    Chart(
+        "histogram",
+        histogram_chart,
+        {
+            "ko": "포함 표본과 미포함 표본의 제곱 손실을 같은 구간에 나란히 센 막대그래프. "
+            "마지막 막대는 그보다 큰 손실을 모두 모은다.",
+            "en": "Bars counting the squared losses of members and non-members side by side "
+            "on the same bins; the last bar collects every larger loss.",
+        },
+    ),
+    Chart(
+        "rmse",
+        rmse_chart,
+        {
+            "ko": "학습 에포크 수에 따라 포함 표본(실선)과 미포함 표본(점선)의 RMSE가 "
+            "어떻게 변하는지 그리고, 지금의 에포크를 표시한다.",
+            "en": "The RMSE of members (solid) and non-members (dashed) as training goes on, "
+            "with the current number of epochs marked.",
+        },
+    ),
+    Chart(
+        "auc",
+        auc_chart,
+        {
+            "ko": "학습 에포크 수에 따른 손실 공격의 AUC를 우연 범위 띠와 함께 그리고, "
+            "지금의 에포크를 강조한다.",
+            "en": "The AUC of the loss attack across training epochs, with the band of chance "
+            "values and the current number of epochs highlighted.",
+        },
+    ),
+    Chart(
+        "roc",
+        roc_chart,
+        {
+            "ko": "지금 모델에 대한 손실 공격의 ROC 곡선과 무작위 추측의 대각선, "
+            f"FPR = 1/{NONMEMBER_COUNT}에서의 점.",
+            "en": "The ROC curve of the loss attack on the current model, the diagonal of "
+            "random guessing, and the point at FPR = 1/160.",
+        },
+    ),
+)
+
+
+def _time_training() -> None:
+    """Print how long snapshot training and retraining from scratch take for every seed."""
+    data = lesson_data()
+    started = time.perf_counter()
+    for seed in SEEDS:
+        train_with_snapshots(data, seed, EPOCHS)
+    snapshots = time.perf_counter() - started
+    started = time.perf_counter()
+    for seed in SEEDS:
+        for epochs in EPOCHS:
+            train_with_snapshots(data, seed, (epochs,))
+    retrain = time.perf_counter() - started
+    print(f"{len(SEEDS)} seeds, epochs {EPOCHS}")
+    print(f"snapshots: {snapshots:.1f} s ({max(EPOCHS)} epochs per seed)")
+    print(f"retraining from scratch: {retrain:.1f} s ({sum(EPOCHS)} epochs per seed)")
+
+
+if __name__ == "__main__":
+    _time_training()
