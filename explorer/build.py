@@ -27,6 +27,7 @@ from explorer.render import (
     data_script,
     default_rows,
     lesson_data,
+    live_tables,
     make_environment,
     render_lesson,
 )
@@ -89,9 +90,11 @@ def _check_directives(
         "controls": module.grid.names,
         "chart": tuple(module.charts),
         "readout": tuple(module.readouts),
+        "table": tuple(module.tables),
     }
     placed_controls: dict[str, int] = {}
     placed_charts: dict[str, int] = {}
+    placed_tables: dict[str, int] = {}
     for directive in parsed.directives:
         where = location(path, directive.line, root)
         names = directive.names or (module.grid.names if directive.kind == "controls" else ())
@@ -101,7 +104,11 @@ def _check_directives(
                 known = ", ".join(available[directive.kind]) or "none"
                 problems.append(f"{where}: unknown {kind} '{name}'; {module.name} defines: {known}")
                 continue
-            placed = {"controls": placed_controls, "chart": placed_charts}.get(directive.kind)
+            placed = {
+                "controls": placed_controls,
+                "chart": placed_charts,
+                "table": placed_tables,
+            }.get(directive.kind)
             if placed is not None:
                 if name in placed:
                     problems.append(
@@ -121,6 +128,12 @@ def _check_directives(
             warnings.append(
                 f"{page}: chart '{name}' is defined but not placed; "
                 f"add '{{{{< chart {name} >}}}}' on a line of its own"
+            )
+    for name in module.tables:
+        if name not in placed_tables:
+            warnings.append(
+                f"{page}: table '{name}' is defined but not placed; "
+                f"add '{{{{< table {name} >}}}}' on a line of its own"
             )
 
 
@@ -210,6 +223,61 @@ def _chart_specs(
     return specs
 
 
+def _check_tables(
+    planned: PlannedLesson, run: GridRun, summary: dict[str, Any], root: Path
+) -> None:
+    """Every placed table finds its rows, with every column, at every grid point."""
+    module = planned.module
+    if module is None:
+        return
+    placed = sorted(
+        {
+            d.names[0]
+            for parsed in planned.parsed.values()
+            for d in parsed.directives
+            if d.kind == "table"
+        }
+    )
+    where = location(module.path, None, root)
+    for name in placed:
+        table = module.tables[name]
+        if name in summary:
+            sources = [("summarize()", summary[name])]
+        else:
+            sources = []
+            for point in module.grid:
+                rows = run.results[module.grid.key(point)].get("datasets", {}).get(name)
+                described = f"compute() for grid point ({describe_point(point)})"
+                if rows is None:
+                    raise ComputeError(
+                        f"{where}: table '{name}' shows dataset '{name}', which {described} of "
+                        f"lesson {planned.lesson.slug} did not return; return it in "
+                        "result['datasets'] (or from summarize()) or remove the table"
+                    )
+                sources.append((described, rows))
+        checked: set[str] = set()
+        for described, rows in sources:
+            if repr(rows) in checked:
+                continue  # many grid points share their rows
+            checked.add(repr(rows))
+            for number, row in enumerate(rows):
+                for column in table.columns:
+                    if column.field not in row:
+                        raise ComputeError(
+                            f"{where}: table '{name}' has a column '{column.field}', but row "
+                            f"{number} from {described} has no such field; add it to every row"
+                        )
+                    try:
+                        for lang in LANGUAGES:
+                            column.text(row[column.field], lang)
+                    except (TypeError, KeyError, ValueError) as exc:
+                        raise ComputeError(
+                            f"{where}: table '{name}' cannot show field '{column.field}' of row "
+                            f"{number} from {described} ({type(exc).__name__}: {exc}); give a "
+                            "text, a number, a list of texts or a text per language"
+                        ) from None
+
+
 def site_path(lang: str, name: str) -> str:
     """Where page ``name`` in ``lang`` lives: the first language at the root, others in a folder."""
     return name if lang == LANGUAGES[0] else f"{lang}/{name}"
@@ -277,6 +345,8 @@ def render_site(
     for position, item in enumerate(planned):
         lesson, module = item.lesson, item.module
         run, summary = _run_lesson(project, item, report, reporter, jobs)
+        if run is not None:
+            _check_tables(item, run, summary, root)
         result: dict[str, Any] = {"readouts": {}, "datasets": {}}
         if module is not None and run is not None:
             result = run.results[module.grid.key(module.grid.default)]
@@ -290,7 +360,9 @@ def render_site(
                 files[svg_path] = chart_tools.render_svg(full, asset_cache)
                 svg_href[name] = context.root + svg_path
             if module is not None and run is not None:
-                data = lesson_data(module, run.results, specs, lang)
+                placed = {d.names[0] for d in item.parsed[lang].directives if d.kind == "table"}
+                tables = tuple(live_tables(module, placed, summary))
+                data = lesson_data(module, run.results, specs, lang, tables)
                 files[f"assets/data/{lesson.slug}.{lang}.js"] = data_script(lesson.slug, data)
             page = lesson.pages[lang]
             files[site_path(lang, f"{lesson.slug}.html")] = render_lesson(

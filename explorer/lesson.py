@@ -7,6 +7,8 @@ A lesson module is an ordinary Python module that defines four names::
     CHARTS: tuple[Chart, ...]       # Vega-Altair charts over the result's named datasets
     READOUTS: tuple[Readout, ...]   # numbers or strings of the current grid point
 
+Optionally it defines ``TABLES: tuple[Table, ...]``, datasets shown as HTML
+tables (see :class:`Table`) for results that are words rather than a chart,
 and, when it reads files from ``data/``, ``DATA_FILES: tuple[str, ...]`` with
 their names, so that the build verifies their checksums first and keys the result
 cache on them.
@@ -15,7 +17,8 @@ cache on them.
 
 * ``readouts`` maps each readout name to a number, a string, or a mapping
   ``{"ko": ..., "en": ...}`` when the text differs by language;
-* ``datasets`` maps each dataset name to a list of flat row objects.
+* ``datasets`` maps each dataset name to a list of flat row objects (a table's
+  cells may also be ``{"ko": ..., "en": ...}`` or a list of texts).
 
 Every value must be JSON-ready, with no NaN or Infinity. Seeds are grid
 parameters or module constants, never global random state.
@@ -35,6 +38,7 @@ library functions stay reusable on their own.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable, Iterator, Mapping
@@ -43,6 +47,9 @@ from typing import Any, Literal
 
 LANGUAGES: tuple[str, ...] = ("ko", "en")
 """Every page string exists in these languages; the first is the site's default."""
+
+SELECT_ABOVE = 6
+"""A non-numeric parameter with more values than this gets a drop-down list, not radios."""
 
 Scalar = str | int | float | bool
 Text = Mapping[str, str]
@@ -76,13 +83,29 @@ class Param:
     """The control's label in every language."""
     value_labels: Mapping[str, tuple[str, ...]] | None = None
     """Optional display text per language for each value (e.g. query names)."""
-    widget: Literal["auto", "slider", "choice"] = "auto"
-    """``slider`` for ordered numbers, ``choice`` for radio buttons; ``auto`` picks."""
+    widget: Literal["auto", "slider", "choice", "select"] = "auto"
+    """``slider`` for ordered numbers, ``choice`` for radio buttons, ``select`` for a
+    drop-down list; ``auto`` picks (see :attr:`resolved_widget`)."""
 
     @property
     def value_texts(self) -> tuple[str, ...]:
         """The canonical text of each value (see :func:`canonical_text`)."""
         return tuple(canonical_text(v) for v in self.values)
+
+    def index_of(self, value: Scalar) -> int:
+        """Position of ``value`` in :attr:`values` (``ValueError`` if absent)."""
+        try:
+            return self._positions[(type(value) is bool, value)]
+        except (KeyError, TypeError):
+            return self.values.index(value)
+
+    @functools.cached_property
+    def _positions(self) -> dict[tuple[bool, Scalar], int]:
+        # Keyed with the bool flag so that True and 1 stay apart; first occurrence wins.
+        positions: dict[tuple[bool, Scalar], int] = {}
+        for i, v in enumerate(self.values):
+            positions.setdefault((type(v) is bool, v), i)
+        return positions
 
     @property
     def default_index(self) -> int:
@@ -90,12 +113,18 @@ class Param:
         return self.values.index(self.default)
 
     @property
-    def resolved_widget(self) -> Literal["slider", "choice"]:
-        """The widget actually drawn: numbers with more than four values get a slider."""
+    def resolved_widget(self) -> Literal["slider", "choice", "select"]:
+        """The widget actually drawn.
+
+        Numbers with more than four values get a slider; other parameters with more
+        than :data:`SELECT_ABOVE` values a drop-down list; the rest radio buttons.
+        """
         if self.widget != "auto":
             return self.widget
         numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for v in self.values)
-        return "slider" if numeric and len(self.values) > 4 else "choice"
+        if numeric and len(self.values) > 4:
+            return "slider"
+        return "select" if len(self.values) > SELECT_ABOVE else "choice"
 
     def display(self, index: int, lang: str) -> str:
         """The text shown for the value at ``index`` in language ``lang``."""
@@ -142,7 +171,7 @@ class Grid:
 
     def key(self, point: Mapping[str, Scalar]) -> str:
         """The point's key in the page data: value indices joined by ``-`` (e.g. ``0-4-2``)."""
-        return "-".join(str(p.values.index(point[p.name])) for p in self.params)
+        return "-".join(str(p.index_of(point[p.name])) for p in self.params)
 
 
 @dataclass(frozen=True)
@@ -157,6 +186,9 @@ class Readout:
     """Python format spec applied to numbers at build time, e.g. ``".3f"`` or ``",d"``."""
     unit: Text | None = None
     """Unit appended after a space, in every language (``MPa``, ``회``)."""
+    announce: bool = False
+    """Whether screen readers announce its new value when a control moves (the page's main
+    answer, e.g. a verdict); other readouts change silently, so as not to flood them."""
 
     def text(self, value: Any, lang: str) -> str:
         """The readout as shown on the page in ``lang``."""
@@ -181,3 +213,58 @@ class Chart:
     """``build(lang)`` returns an Altair chart whose titles are in ``lang``."""
     description: Text
     """A sentence describing what the chart shows, read by screen readers and shown as caption."""
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a :class:`Table`."""
+
+    field: str
+    """Key of the rows' cell in this column."""
+    label: Text
+    """The column heading in every language."""
+    format: str = ""
+    """Python format spec applied to numbers at build time, e.g. ``".2f"``."""
+
+    def text(self, value: Any, lang: str) -> str:
+        """The cell as shown on the page in ``lang``: a text, a number, or per-language text.
+
+        ``None`` shows as an empty cell; a list of texts is joined with commas.
+        """
+        if isinstance(value, Mapping):
+            value = value[lang]
+        if value is None:
+            return ""
+        if isinstance(value, bool):
+            raise TypeError(f"column {self.field!r} holds a bool; give a number or a text")
+        if isinstance(value, list | tuple):
+            return ", ".join(self.text(item, lang) for item in value)
+        if isinstance(value, int | float):
+            return format(value, self.format).replace("-", "−")
+        return str(value)
+
+
+@dataclass(frozen=True)
+class Table:
+    """Rows of a dataset shown as an accessible HTML table, placed with ``{{< table NAME >}}``.
+
+    The rows come from the dataset of the same name: the current grid point's
+    ``result["datasets"][name]`` (the page swaps the rows when a control moves) or,
+    when ``summarize`` returns it, the whole-grid dataset (the same on every point).
+    The default point's rows are in the HTML, so the table reads without JavaScript.
+    """
+
+    name: str
+    """The dataset it shows; also used in ``{{< table NAME >}}``."""
+    columns: tuple[Column, ...]
+    """The columns, in order."""
+    caption: Text
+    """A short caption naming what the table shows, in every language."""
+    row_headers: bool = False
+    """Whether the first column names each row (``<th scope="row">``)."""
+    empty: Text | None = None
+    """Shown in a single row when there are no rows (e.g. "none"); default: an empty body."""
+
+    def cells(self, row: Mapping[str, Any], lang: str) -> list[str]:
+        """One row's cell texts in ``lang``, in column order."""
+        return [column.text(row.get(column.field), lang) for column in self.columns]

@@ -3,7 +3,8 @@
 Authors write ordinary Markdown plus:
 
 * ``$...$`` and ``$$...$$`` — LaTeX, turned into MathML at build time;
-* ``{{< controls [NAME ...] >}}`` and ``{{< chart NAME >}}`` on a line of their own;
+* ``{{< controls [NAME ...] >}}``, ``{{< chart NAME >}}`` and ``{{< table NAME >}}`` on a
+  line of their own;
 * ``{{< readout NAME >}}`` inside a sentence.
 
 Math and directives are cut out before Markdown runs (so Markdown never mangles
@@ -25,7 +26,7 @@ from markdown.extensions.toc import slugify_unicode
 from explorer.errors import ContentError, location
 
 DIRECTIVE = re.compile(r"\{\{<\s*(?P<kind>[A-Za-z_]+)(?P<args>[^>]*?)\s*>\}\}")
-BLOCK_KINDS = ("controls", "chart")
+BLOCK_KINDS = ("controls", "chart", "table")
 INLINE_KINDS = ("readout",)
 INLINE_MATH = re.compile(r"(?<![\\$])\$(?=[^\s$])(?P<tex>(?:\\.|[^$\\\n])+?)(?<=\S)\$(?!\d)")
 CODE_SPAN = re.compile(r"(`+).+?\1")
@@ -40,9 +41,9 @@ class Directive:
     """An interactive element the author placed in the Markdown."""
 
     kind: str
-    """``controls``, ``chart`` or ``readout``."""
+    """``controls``, ``chart``, ``table`` or ``readout``."""
     names: tuple[str, ...]
-    """What it refers to: parameter, chart or readout names."""
+    """What it refers to: parameter, chart, table or readout names."""
     line: int
     """1-based line in the Markdown file."""
 
@@ -133,7 +134,7 @@ class _Extractor:
             raise ContentError(f"{where}: unknown directive '{kind}'; use one of: {known}")
         if kind in BLOCK_KINDS and not block:
             raise ContentError(f"{where}: '{{{{< {kind} ... >}}}}' must stand on a line of its own")
-        if kind in ("chart", "readout") and len(names) != 1:
+        if kind in ("chart", "table", "readout") and len(names) != 1:
             raise ContentError(
                 f"{where}: '{kind}' takes exactly one name, e.g. {{{{< {kind} NAME >}}}}"
             )

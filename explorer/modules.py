@@ -19,11 +19,12 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 from explorer.errors import ModuleError, location, raise_collected
-from explorer.lesson import LANGUAGES, Chart, Grid, Param, Readout, canonical_text
+from explorer.lesson import LANGUAGES, Chart, Column, Grid, Param, Readout, Table, canonical_text
 
 T = TypeVar("T")
 IDENTIFIER = re.compile(r"^[a-z_][a-z0-9_]*$")
 DEFINES_GRID = re.compile(r"^GRID\s*[:=]", re.MULTILINE)
+WIDGETS = ("auto", "slider", "choice", "select")
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,8 @@ class LessonModule:
     """Charts by name."""
     readouts: dict[str, Readout]
     """Readouts by name."""
+    tables: dict[str, Table]
+    """Tables by name (empty when the module defines no ``TABLES``)."""
     data_files: tuple[str, ...]
     """Files in ``data/`` it reads."""
     summarize: Callable[..., Any] | None
@@ -161,6 +164,11 @@ def _check_param(param: Any, problems: list[str], where: str) -> None:
         )
     if problem := _check_text(param.label, f"grid parameter '{name}' label"):
         problems.append(f"{where}: {problem}")
+    if param.widget not in WIDGETS:
+        problems.append(
+            f"{where}: grid parameter '{name}' widget {param.widget!r} is unknown; "
+            f"use one of: {', '.join(WIDGETS)}"
+        )
     if param.value_labels is not None:
         for lang in LANGUAGES:
             labels = param.value_labels.get(lang) if isinstance(param.value_labels, dict) else None
@@ -191,6 +199,30 @@ def _named(
             problems.append(f"{where}: {problem}")
         found[name] = item
     return found
+
+
+def _check_columns(table: Table, where: str, problems: list[str]) -> None:
+    """A table needs at least one column, each a :class:`Column` with a label per language."""
+    columns = table.columns
+    if not isinstance(columns, tuple | list) or not columns:
+        problems.append(f"{where}: table '{table.name}' needs at least one Column")
+        return
+    fields = []
+    for column in columns:
+        if not isinstance(column, Column):
+            problems.append(
+                f"{where}: table '{table.name}' columns must be Column objects, got {column!r}"
+            )
+            continue
+        fields.append(column.field)
+        what = f"table '{table.name}' column '{column.field}' label"
+        if problem := _check_text(column.label, what):
+            problems.append(f"{where}: {problem}")
+    if len(set(fields)) != len(fields):
+        problems.append(f"{where}: table '{table.name}' shows a field twice")
+    empty = table.empty
+    if empty is not None and (problem := _check_text(empty, f"table '{table.name}' empty")):
+        problems.append(f"{where}: {problem}")
 
 
 def _line_naming(source: list[str], name: object) -> int | None:
@@ -224,6 +256,9 @@ def check_contract(module: ModuleType, name: str, path: Path, root: Path) -> Les
         problems.append(f"{where}: define compute(**point) returning a result dict")
     charts = _named(getattr(module, "CHARTS", ()), Chart, "description", where, problems)
     readouts = _named(getattr(module, "READOUTS", ()), Readout, "label", where, problems)
+    tables = _named(getattr(module, "TABLES", ()), Table, "caption", where, problems)
+    for table in tables.values():
+        _check_columns(table, where, problems)
     data_files = tuple(getattr(module, "DATA_FILES", ()))
     summarize = getattr(module, "summarize", None)
     raise_collected(problems)
@@ -234,6 +269,7 @@ def check_contract(module: ModuleType, name: str, path: Path, root: Path) -> Les
         compute=compute,  # type: ignore[arg-type]
         charts=charts,
         readouts=readouts,
+        tables=tables,
         data_files=data_files,
         summarize=summarize if callable(summarize) else None,
         source_digest=source_digest(path, root),

@@ -6,6 +6,7 @@ files in memory and writes them all at once (see :mod:`explorer.build`).
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from typing import Any
 import jinja2
 
 from explorer.charts import ChartSpec, with_data
-from explorer.lesson import Grid
+from explorer.lesson import Grid, Table
 from explorer.markup import Directive, ParsedMarkdown
 from explorer.modules import LessonModule
 from explorer.runner import dumps
@@ -38,42 +39,84 @@ def script_json(value: Any) -> str:
     return dumps(value).replace("</", "<\\/")
 
 
+COMPACT_POINTS_ABOVE = 1000
+"""Grids with more points than this get the compact page data (see :func:`lesson_data`)."""
+
+
+def table_rows(table: Table, rows: list[dict[str, Any]], lang: str) -> list[list[str]]:
+    """A table's rows as the cell texts shown in ``lang``."""
+    return [table.cells(row, lang) for row in rows]
+
+
+def live_tables(module: LessonModule, placed: set[str], summary: Mapping[str, Any]) -> list[str]:
+    """Placed tables whose rows follow the grid point (a whole-grid dataset never changes)."""
+    return sorted(name for name in placed if name in module.tables and name not in summary)
+
+
+class _Interned:
+    """Each distinct value stored once, by content; refer to it by its position."""
+
+    def __init__(self) -> None:
+        self.values: list[Any] = []
+        self._ids: dict[str, int] = {}
+
+    def id(self, value: Any) -> int:
+        text = value if isinstance(value, str) else dumps(value)
+        if text not in self._ids:
+            self._ids[text] = len(self.values)
+            self.values.append(value)
+        return self._ids[text]
+
+
 def lesson_data(
     module: LessonModule,
     results: Mapping[str, dict[str, Any]],
     specs: Mapping[str, ChartSpec],
     lang: str,
+    tables: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """What a lesson page needs at run time, in ``lang``.
 
     ``params`` (values and their canonical texts), ``points`` (per grid key: the
-    readout texts and, per dataset name, the id of its rows), ``datasets`` (each
-    distinct list of rows stored once) and ``charts`` (which datasets and
-    grid-parameter signals each placed chart uses).
+    readout texts ``r``, per dataset name the id of its rows ``d`` and, when the
+    page has live ``tables``, per table the id of its cell texts ``t``),
+    ``datasets`` (each distinct list of rows or cell texts stored once) and
+    ``charts`` (which datasets and grid-parameter signals each placed chart uses).
+
+    A grid of more than :data:`COMPACT_POINTS_ABOVE` points is stored compactly
+    (see :func:`compact_points`); the page runtime expands it on load, so scripts
+    in the page see the same ``points`` either way (:func:`expand_page_data` does
+    the same in Python).
     """
     grid: Grid = module.grid
     used = sorted({name for spec in specs.values() for name in spec.datasets})
-    ids: dict[str, str] = {}
-    datasets: dict[str, Any] = {}
+    compact = len(grid) > COMPACT_POINTS_ABOVE
+    datasets = _Interned()
+    texts = _Interned()
+    table_ids: dict[tuple[str, str], str] = {}
     points: dict[str, Any] = {}
     for point in grid:
         key = grid.key(point)
         result = results[key]
         rows_by_name = result.get("datasets", {})
-        refs = {}
-        for name in used:
-            if name not in rows_by_name:
-                continue
-            text = dumps(rows_by_name[name])
-            if text not in ids:
-                ids[text] = str(len(ids))
-                datasets[ids[text]] = rows_by_name[name]
-            refs[name] = ids[text]
+        refs = {name: str(datasets.id(rows_by_name[name])) for name in used if name in rows_by_name}
         readouts = {
             name: readout.text(result["readouts"][name], lang)
             for name, readout in module.readouts.items()
         }
-        points[key] = {"r": readouts, "d": refs}
+        record: dict[str, Any] = {"r": readouts, "d": refs}
+        if tables:
+            record["t"] = {}
+            for name in tables:
+                rows = rows_by_name[name]
+                memo = (name, repr(rows))  # many points share rows: localise them once
+                if memo not in table_ids:
+                    cells = table_rows(module.tables[name], rows, lang)
+                    if compact:  # cell texts repeat across rows and points: store each once
+                        cells = [[texts.id(cell) for cell in row] for row in cells]
+                    table_ids[memo] = str(datasets.id(cells))
+                record["t"][name] = table_ids[memo]
+        points[key] = record
     params = [
         {
             "name": p.name,
@@ -87,8 +130,83 @@ def lesson_data(
         name: {"datasets": list(spec.datasets), "signals": list(spec.signals)}
         for name, spec in specs.items()
     }
-    data = {"params": params, "points": points, "datasets": datasets, "charts": charts}
+    data: dict[str, Any] = {
+        "params": params,
+        "points": points,
+        "datasets": {str(i): rows for i, rows in enumerate(datasets.values)},
+        "charts": charts,
+    }
+    if compact:
+        data.update(
+            compact_points(
+                grid,
+                points,
+                module_readouts=tuple(module.readouts),
+                used=tuple(used),
+                tables=tables,
+                texts=texts,
+            )
+        )
     return data
+
+
+def compact_points(
+    grid: Grid,
+    points: Mapping[str, dict[str, Any]],
+    *,
+    module_readouts: tuple[str, ...],
+    used: tuple[str, ...],
+    tables: tuple[str, ...],
+    texts: _Interned,
+) -> dict[str, Any]:
+    """The compact form of ``points`` for a large grid.
+
+    ``layout`` names the fields of a flat point record (readouts ``r``, chart
+    datasets ``d``, tables ``t``); ``variants`` holds each distinct record once as a
+    list of numbers (a readout's index in ``texts``, a dataset id, ``-1`` for a
+    dataset a point lacks); ``points`` lists each grid point's variant, in grid
+    order. Live tables' cells are already indices in ``texts``.
+    """
+    variants = _Interned()
+    order = []
+    for point in grid:
+        record = points[grid.key(point)]
+        flat = [texts.id(record["r"][name]) for name in module_readouts]
+        flat += [int(record["d"].get(name, -1)) for name in used]
+        flat += [int(record["t"][name]) for name in tables]
+        order.append(variants.id(flat))
+    return {
+        "layout": {"r": list(module_readouts), "d": list(used), "t": list(tables)},
+        "texts": texts.values,
+        "variants": variants.values,
+        "points": order,
+    }
+
+
+def expand_page_data(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Compact page data back in the plain form (what the page runtime does on load)."""
+    if "variants" not in data:
+        return dict(data)
+    layout, texts = data["layout"], data["texts"]
+    datasets = dict(data["datasets"])
+    records = []
+    for flat in data["variants"]:
+        values = iter(flat)
+        record: dict[str, Any] = {"r": {name: texts[next(values)] for name in layout["r"]}, "d": {}}
+        for name in layout["d"]:
+            if (dataset := next(values)) >= 0:
+                record["d"][name] = str(dataset)
+        if layout["t"]:
+            record["t"] = {name: str(next(values)) for name in layout["t"]}
+        records.append(record)
+    table_ids = {record["t"][name] for record in records for name in layout["t"]}
+    for dataset in table_ids:
+        datasets[dataset] = [[texts[cell] for cell in row] for row in datasets[dataset]]
+    sizes = [len(p["values"]) for p in data["params"]]
+    keys = ["-".join(map(str, combo)) for combo in itertools.product(*map(range, sizes))]
+    points = {key: records[variant] for key, variant in zip(keys, data["points"], strict=True)}
+    plain = {k: v for k, v in data.items() if k not in ("layout", "texts", "variants")}
+    return {**plain, "points": points, "datasets": datasets}
 
 
 def data_script(slug: str, data: Mapping[str, Any]) -> str:
@@ -169,6 +287,21 @@ def render_directive(
                 }
             )
         return str(components.controls(params, context.strings["controls_label"]))  # type: ignore[attr-defined]
+    if directive.kind == "table":
+        name = directive.names[0]
+        table = module.tables[name]
+        rows = summary[name] if name in summary else result["datasets"][name]
+        return str(
+            components.table(  # type: ignore[attr-defined]
+                name,
+                table.caption[lang],
+                [column.label[lang] for column in table.columns],
+                table_rows(table, rows, lang),
+                table.row_headers,
+                table.empty[lang] if table.empty else "",
+                name not in summary,
+            )
+        )
     if directive.kind == "chart":
         name = directive.names[0]
         spec = specs[name]
@@ -186,7 +319,9 @@ def render_directive(
     name = directive.names[0]
     readout = module.readouts[name]
     text = readout.text(result["readouts"][name], lang)
-    return str(components.readout(name, text, readout.label[lang]))  # type: ignore[attr-defined]
+    return str(
+        components.readout(name, text, readout.label[lang], readout.announce)  # type: ignore[attr-defined]
+    )
 
 
 def render_lesson(
@@ -231,6 +366,7 @@ def render_lesson(
         headings=parsed.headings,
         body=body,
         interactive=module is not None,
+        has_charts=bool(specs),
         previous=previous,
         next=next_,
     )

@@ -3,7 +3,9 @@
 A result is stored as ``build/results/<lesson>/<key>.json`` where ``key`` hashes
 the module source (and the project modules it imports), the grid point, the data
 files' checksums and the versions of the numerical libraries. An unchanged input
-is never recomputed; a changed one gets a new key.
+is never recomputed; a changed one gets a new key. A large grid of cheap points
+is stored in batches instead: ``<hash of the batch's keys>.json`` holds each
+point's key and result (see :func:`run_grid`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ from explorer.modules import LessonModule, import_module_file
 RESULT_FORMAT = 1
 """Bumped when the meaning of a cached file changes, invalidating every cache entry."""
 VERSIONED_LIBRARIES = ("numpy", "scikit-learn", "pandas", "scipy")
+BATCH_ABOVE = 1000
+"""Grids with more points than this are computed and cached in batches."""
+BATCH_SIZE = 256
+"""Consecutive grid points per batch: one worker task and one cache file."""
 
 Progress = Callable[[int, int, int], None]
 """``progress(done, total, from_cache)``, called as grid points finish."""
@@ -113,6 +119,16 @@ def _compute_in_worker(path: str, root: str, point: dict[str, Scalar]) -> tuple[
         return False, f"returned an unusable value: {exc}"
 
 
+def _compute_batch(path: str, root: str, points: list[dict[str, Scalar]]) -> list[tuple[bool, str]]:
+    """:func:`_compute_in_worker` for several points in one task, stopping at a failure."""
+    outcomes = []
+    for point in points:
+        outcomes.append(_compute_in_worker(path, root, point))
+        if not outcomes[-1][0]:
+            break
+    return outcomes
+
+
 def check_result(result: Any, module: LessonModule) -> None:
     """Raise ValueError unless ``result`` has every readout and only row-list datasets."""
     if not isinstance(result, dict) or not isinstance(result.get("readouts"), dict):
@@ -157,11 +173,23 @@ def cache_key(
     return hashlib.sha256(dumps(material).encode()).hexdigest()
 
 
-def _read_cached(path: Path) -> Any | None:
+def _read_cached(path: Path, keys: list[str]) -> list[Any] | None:
+    """The results stored under ``keys`` in ``path``; ``None`` unless all are there, intact."""
     try:
-        return json.loads(path.read_text("utf-8"))["result"]
+        stored = json.loads(path.read_text("utf-8"))
+        if len(keys) == 1 and "result" in stored:
+            return [stored["result"]]
+        by_key = {entry["key"]: entry["result"] for entry in stored["entries"]}
+        return [by_key[key] for key in keys]
     except (OSError, ValueError, KeyError, TypeError):
         return None  # missing or damaged entries are simply recomputed
+
+
+def batch_name(keys: list[str]) -> str:
+    """The file name (without ``.json``) of a cache entry holding the results under ``keys``."""
+    if len(keys) == 1:
+        return keys[0]
+    return hashlib.sha256("\n".join(keys).encode()).hexdigest()
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -188,6 +216,11 @@ def run_grid(
 ) -> GridRun:
     """Every grid point's result, from the cache where possible, computing the rest.
 
+    A grid of up to :data:`BATCH_ABOVE` points stores one file per point and
+    computes each point as its own task. A larger grid, usually of cheap points,
+    goes in batches of :data:`BATCH_SIZE` consecutive points: one task and one
+    cache file per batch, named by the hash of its points' keys.
+
     Raises :class:`ComputeError` naming the lesson and the grid point when a
     compute function raises or returns something a page cannot show.
     """
@@ -195,14 +228,20 @@ def run_grid(
     lesson_dir = results_dir / slug
     points = list(module.grid)
     keys = [cache_key(module, point, checksums, versions) for point in points]
+    size = BATCH_SIZE if len(points) > BATCH_ABOVE else 1
+    batches = [
+        list(range(start, min(start + size, len(points)))) for start in range(0, len(points), size)
+    ]
+    names = [batch_name([keys[i] for i in batch]) for batch in batches]
     results: dict[str, dict[str, Any]] = {}
-    todo: list[tuple[int, dict[str, Scalar]]] = []
-    for index, (point, key) in enumerate(zip(points, keys, strict=True)):
-        cached = _read_cached(lesson_dir / f"{key}.json")
-        if cached is not None:
-            results[module.grid.key(point)] = cached
-        else:
-            todo.append((index, point))
+    todo: list[tuple[list[int], str]] = []
+    for batch, name in zip(batches, names, strict=True):
+        cached = _read_cached(lesson_dir / f"{name}.json", [keys[i] for i in batch])
+        if cached is None:
+            todo.append((batch, name))
+            continue
+        for index, result in zip(batch, cached, strict=True):
+            results[module.grid.key(points[index])] = result
     from_cache = len(results)
     total = len(points)
     if progress:
@@ -215,30 +254,38 @@ def run_grid(
         )
 
     if todo:
+        tasks = [[points[i] for i in batch] for batch, _ in todo]
         if jobs == 1:
-            outcomes = (_compute_in_worker(str(module.path), str(root), p) for _, p in todo)
+            outcomes = (_compute_batch(str(module.path), str(root), task) for task in tasks)
         else:
             outcomes = Parallel(n_jobs=jobs, return_as="generator")(
-                delayed(_compute_in_worker)(str(module.path), str(root), p) for _, p in todo
+                delayed(_compute_batch)(str(module.path), str(root), task) for task in tasks
             )
-        for done, ((index, point), (ok, payload)) in enumerate(
-            zip(todo, outcomes, strict=True), start=from_cache + 1
-        ):
-            if not ok:
-                raise fail(point, payload)
-            result = json.loads(payload)
-            try:
-                check_result(result, module)
-            except ValueError as exc:
-                raise fail(point, f"returned an unusable result: {exc}") from None
-            key = keys[index]
-            envelope = {"lesson": slug, "point": point, "key": key, "result": result}
-            write_atomically(lesson_dir / f"{key}.json", dumps(envelope))
-            results[module.grid.key(point)] = result
+        done = from_cache
+        for (batch, name), batch_outcomes in zip(todo, outcomes, strict=True):
+            entries = []
+            for index, (ok, payload) in zip(batch, batch_outcomes, strict=False):
+                point = points[index]
+                if not ok:
+                    raise fail(point, payload)
+                result = json.loads(payload)
+                try:
+                    check_result(result, module)
+                except ValueError as exc:
+                    raise fail(point, f"returned an unusable result: {exc}") from None
+                entries.append({"point": point, "key": keys[index], "result": result})
+                results[module.grid.key(point)] = result
+            envelope = (
+                {"lesson": slug, **entries[0]}
+                if size == 1
+                else {"lesson": slug, "entries": entries}
+            )
+            write_atomically(lesson_dir / f"{name}.json", dumps(envelope))
+            done += len(batch)
             if progress:
                 progress(done, total, from_cache)
-    _prune(lesson_dir, set(keys))
-    return GridRun(lesson=slug, results=results, computed=len(todo), cached=from_cache)
+    _prune(lesson_dir, set(names))
+    return GridRun(lesson=slug, results=results, computed=total - from_cache, cached=from_cache)
 
 
 def _prune(lesson_dir: Path, live: set[str]) -> None:

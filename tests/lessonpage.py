@@ -146,6 +146,10 @@ PAGE_STATE = """slug => {
     selects: Array.from(article.querySelectorAll("select[data-param]")).map(s => ({
       name: s.dataset.param, value: s.value,
     })),
+    // Tables that follow the controls: the cell texts of each body row.
+    tables: Object.fromEntries(Array.from(article.querySelectorAll("[data-table][data-live]"))
+      .map(t => [t.dataset.table, Array.from(t.querySelectorAll("tbody tr:not(.empty-row)"))
+        .map(tr => Array.from(tr.cells).map(cell => cell.textContent))])),
   };
 }"""
 
@@ -221,6 +225,14 @@ class LessonPage:
             assert text == shown["point"]["r"][name], f"readout {name} at {key}"
             assert text == expected_texts[name], f"readout {name} at {key} (compute)"
 
+        # Live tables show this point's rows, as the module's own compute() gives them.
+        tables = {t.name: t for t in getattr(self.module, "TABLES", ())}
+        for name, rows in shown["tables"].items():
+            expected_rows = self.python_result(state)["datasets"][name]
+            assert rows == [tables[name].cells(row, lang) for row in expected_rows], (
+                f"table {name} at {key}"
+            )
+
         # Each chart's Vega view holds this point's rows; its signals hold the grid values.
         assert shown["tagged"] == 0, "Vega was handed the page data's own rows, not fresh copies"
         datasets = self.python_result(state)["datasets"]
@@ -248,7 +260,10 @@ class LessonPage:
         return shown
 
     def move(self, page: Page, name: str, key: str, index: int) -> None:
-        """Move control ``name`` by keyboard ``key`` (or ``"click"`` the value ``index``)."""
+        """Move control ``name`` by keyboard ``key`` (or ``"click"`` the value ``index``).
+
+        A drop-down list is always set to ``index`` with ``select_option``, whatever ``key``.
+        """
         widget = self.grid.param(name).resolved_widget
         if widget == "slider":
             page.locator(f"input[type=range][data-param={name}]").focus()

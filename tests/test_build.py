@@ -18,6 +18,7 @@ import time
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from dataclasses import dataclass
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 from types import ModuleType
@@ -27,10 +28,12 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from click.testing import CliRunner
 
+from explorer import render, runner
 from explorer.build import BuildReport, build, write_site
 from explorer.cli import cli
 from explorer.errors import ExplorerError
 from explorer.project import load_project
+from explorer.render import expand_page_data
 
 REPO = Path(__file__).resolve().parents[1]
 SVG_NAMESPACE = "{http://www.w3.org/2000/svg}"
@@ -586,3 +589,157 @@ def test_write_site_restores_the_old_site_when_the_swap_fails(
     monkeypatch.undo()
     assert snapshot(site) == before
     assert not list(site.parent.glob(".site.*"))
+
+
+# --- (f) tables, drop-down lists, large grids ------------------------------------------------
+
+
+def table_body(html: bytes, name: str) -> tuple[str, list[list[str]]]:
+    """The opening tag of table ``name`` and its body rows as cell texts."""
+    text = html.decode()
+    match = re.search(
+        rf'(<div class="data-table[^"]*" id="table-{name}"[^>]*>).*?<tbody data-table-body>(.*?)'
+        r"</tbody>",
+        text,
+        re.S,
+    )
+    assert match is not None, name
+    rows = [
+        [unescape(cell) for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row)]
+        for row in re.findall(r"<tr>(.*?)</tr>", match.group(2), re.S)
+    ]
+    return match.group(1), rows
+
+
+@pytest.mark.parametrize(("page", "lang"), [("01-dice.html", "ko"), ("en/01-dice.html", "en")])
+def test_tables_show_the_default_point_and_the_whole_grid_rows(
+    sample_site: tuple[Path, dict[str, bytes]], page: str, lang: str
+) -> None:
+    project, files = sample_site
+    dice = import_file(project / "compute" / "dice.py")
+    html = files[page]
+    tag, rows = table_body(html, "faces")
+    assert "data-live" in tag and "data-row-headers" in tag
+    default = dice.compute(threshold=4, prior="none")["datasets"]["faces"]
+    assert rows == [[str(row["face"]), str(row["count"])] for row in default]
+    assert '<th scope="row">1</th>' in html.decode()
+    tag, rows = table_body(html, "by_threshold")
+    assert "data-live" not in tag  # a whole-grid table is the same at every point
+    shares = [dice.compute(threshold=t, prior="none")["readouts"]["share"] for t in range(2, 7)]
+    assert rows == [[str(t), f"{share:.2f}"] for t, share in zip(range(2, 7), shares, strict=True)]
+    assert (
+        "<caption>" + {"ko": "각 눈이 나온 횟수", "en": "How often each face came up"}[lang]
+    ) in (html.decode())
+    # The live table's rows at every point are in the page data, as cell texts.
+    data = page_data(files[f"assets/data/01-dice.{lang}.js"], "01-dice")
+    for i, threshold in enumerate(range(2, 7)):
+        faces = dice.compute(threshold=threshold, prior="add_one")["datasets"]["faces"]
+        point = data["points"][f"{i}-1"]
+        assert data["datasets"][point["t"]["faces"]] == [
+            [str(row["face"]), str(row["count"])] for row in faces
+        ]
+        assert set(point["t"]) == {"faces"}
+
+
+LETTERS_MODULE = '''\
+"""A lesson with one parameter of many words: it gets a drop-down list."""
+
+from explorer.lesson import Grid, Param, Readout
+
+LETTERS = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta")
+GRID = Grid(
+    (
+        Param(
+            "letter",
+            LETTERS,
+            "gamma",
+            {"ko": "글자", "en": "Letter"},
+            value_labels={"ko": tuple(f"{w} <글자>" for w in LETTERS), "en": LETTERS},
+        ),
+    )
+)
+
+
+def compute(*, letter: str) -> dict:
+    return {"readouts": {"length": len(letter)}, "datasets": {}}
+
+
+READOUTS = (Readout("length", {"ko": "길이", "en": "Length"}, format="d"),)
+'''
+
+
+def test_a_parameter_of_many_words_gets_a_labelled_drop_down_list(sample_project: Path) -> None:
+    (sample_project / "compute" / "letters.py").write_text(LETTERS_MODULE, "utf-8")
+    for lang, title in (("ko", "글자"), ("en", "Letters")):
+        (sample_project / "content" / lang / "02-letters.md").write_text(
+            f"---\ntitle: {title}\nsummary: {title}.\norder: 2\ncompute: letters\n---\n\n"
+            "{{< controls >}}\n\n{{< readout length >}}\n",
+            "utf-8",
+        )
+    sample_build(sample_project)
+    html = (sample_project / "build" / "site" / "02-letters.html").read_text("utf-8")
+    assert '<label for="control-letter">글자</label>' in html
+    assert '<select id="control-letter" name="letter" data-param="letter">' in html
+    options = re.findall(r'<option value="(\d+)"( selected)?>([^<]*)</option>', html)
+    letters = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta")
+    assert [(value, text) for value, _, text in options] == [
+        (str(i), f"{word} &lt;글자&gt;") for i, word in enumerate(letters)
+    ]
+    assert [value for value, selected, _ in options if selected] == ["2"]
+    assert 'type="radio"' not in html
+    assert "assets/vega.js" not in html  # no charts on the page: the Vega bundle is not loaded
+
+
+@pytest.fixture
+def small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the 10-point sample grid 'large': batches of 3 points, compact page data."""
+    monkeypatch.setattr(runner, "BATCH_ABOVE", 4)
+    monkeypatch.setattr(runner, "BATCH_SIZE", 3)
+    monkeypatch.setattr(render, "COMPACT_POINTS_ABOVE", 4)
+
+
+def test_a_large_grid_is_cached_in_batches(sample_project: Path, small_batches: None) -> None:
+    first = sample_build(sample_project)
+    assert (first.runs[0].computed, first.runs[0].cached) == (10, 0)
+    batches = sorted((sample_project / "build" / "results" / "01-dice").iterdir())
+    assert len(batches) == 4  # 3 + 3 + 3 + 1 points
+    entries = [json.loads(path.read_text("utf-8"))["entries"] for path in batches]
+    assert sorted(len(e) for e in entries) == [1, 3, 3, 3]
+    second = sample_build(sample_project)
+    assert (second.runs[0].computed, second.runs[0].cached) == (0, 10)
+    assert second.runs[0].results == first.runs[0].results
+    # A damaged batch is recomputed on its own; a stale one is pruned.
+    victim = next(path for path, e in zip(batches, entries, strict=True) if len(e) == 3)
+    intact = victim.read_bytes()
+    victim.write_bytes(b'{"entries": [')
+    stale = victim.parent / f"{'0' * 64}.json"
+    stale.write_text('{"entries": []}', "utf-8")
+    third = sample_build(sample_project)
+    assert (third.runs[0].computed, third.runs[0].cached) == (3, 7)
+    assert victim.read_bytes() == intact
+    assert not stale.exists()
+
+
+def test_compact_page_data_expands_to_the_plain_form(
+    sample_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sample_build(sample_project, tmp_path / "plain")
+    monkeypatch.setattr(render, "COMPACT_POINTS_ABOVE", 4)
+    sample_build(sample_project, tmp_path / "compact")
+    for lang in ("ko", "en"):
+        name = f"assets/data/01-dice.{lang}.js"
+        plain = page_data((tmp_path / "plain" / name).read_bytes(), "01-dice")
+        compact = page_data((tmp_path / "compact" / name).read_bytes(), "01-dice")
+        assert "variants" in compact and "variants" not in plain
+        assert compact["points"] == [compact["points"][i] for i in range(10)]  # grid order
+        expanded = expand_page_data(compact)
+        assert expanded.keys() == plain.keys()
+        assert expanded["points"].keys() == plain["points"].keys()
+        for key, want in plain["points"].items():
+            got = expanded["points"][key]
+            assert got["r"] == want["r"], key
+            for kind in ("d", "t"):  # dataset ids may differ; the rows they name may not
+                assert got[kind].keys() == want[kind].keys(), key
+                for name, ref in want[kind].items():
+                    rows = expanded["datasets"][got[kind][name]]
+                    assert rows == plain["datasets"][ref], (key, name)

@@ -232,3 +232,19 @@ def test_strict_turns_an_unplaced_chart_into_an_error(sample_project: Path) -> N
         f"  content/en/01-dice.md: {unplaced} (an error under --strict)\n"
     )
     assert {path: path.read_bytes() for path in site.rglob("*") if path.is_file()} == before
+
+
+def test_strict_turns_an_unplaced_table_into_an_error(sample_project: Path) -> None:
+    replace(sample_project / "content" / "en" / "01-dice.md", "{{< table by_threshold >}}\n", "")
+    unplaced = (
+        "table 'by_threshold' is defined but not placed; "
+        "add '{{< table by_threshold >}}' on a line of its own"
+    )
+    lenient = run_build(sample_project)
+    assert lenient.exit_code == 0, lenient.output
+    assert lenient.stderr.startswith(f"warning: content/en/01-dice.md: {unplaced}\n")
+    strict = invoke("check", "--strict", "--project", str(sample_project), "-j", "1")
+    assert strict.exit_code == 1
+    assert strict.output == (
+        f"Error: content/en/01-dice.md: {unplaced} (an error under --strict)\n"
+    )

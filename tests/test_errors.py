@@ -235,6 +235,51 @@ CASES = [
         id="unclosed-display-math",
     ),
     pytest.param(
+        replace(DICE_EN, "{{< table faces >}}", "{{< table histogram >}}"),
+        "content/en/01-dice.md:17: unknown table 'histogram'; dice defines: faces, by_threshold",
+        id="unknown-table",
+    ),
+    pytest.param(
+        replace(DICE_KO, "{{< table by_threshold >}}", "{{< table faces >}}"),
+        "content/ko/01-dice.md:19: the table 'faces' is already placed on line 17; "
+        "place it once per page",
+        id="table-placed-twice",
+    ),
+    pytest.param(
+        replace(
+            DICE_PY,
+            'Column("count", {"ko": "횟수", "en": "Count"}, format="d")',
+            'Column("count", {"ko": "횟수"}, format="d")',
+        ),
+        "compute/dice.py: table 'faces' column 'count' label must give a text for every "
+        "language (ko, en)",
+        id="table-column-label-missing-a-language",
+    ),
+    pytest.param(
+        replace(DICE_PY, '"count": values.count(face), "hit"', '"hit"'),
+        "compute/dice.py: table 'faces' has a column 'count', but row 0 from compute() for "
+        "grid point (threshold=2, prior=none) has no such field; add it to every row",
+        id="table-row-lacks-a-field",
+    ),
+    pytest.param(
+        replace(DICE_PY, '"count": values.count(face)', '"count": values.count(face) > 0'),
+        "compute/dice.py: table 'faces' cannot show field 'count' of row 0 from compute() for "
+        "grid point (threshold=2, prior=none) (TypeError: column 'count' holds a bool; give a "
+        "number or a text); give a text, a number, a list of texts or a text per language",
+        id="table-cell-a-bool",
+    ),
+    pytest.param(
+        replace(
+            DICE_PY,
+            '"datasets": {"faces": counts}',
+            '"datasets": {"faces": counts} if threshold < 6 else {}',
+        ),
+        "compute/dice.py: table 'faces' shows dataset 'faces', which compute() for grid point "
+        "(threshold=6, prior=none) of lesson 01-dice did not return; return it in "
+        "result['datasets'] (or from summarize()) or remove the table",
+        id="table-dataset-missing",
+    ),
+    pytest.param(
         edits(
             replace(DICE_KO, "{{< readout rolls >}}", "{{< readout throws >}}"),
             replace(DICE_EN, "{{< chart faces >}}", "{{< chart bars >}}"),

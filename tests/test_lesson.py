@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from explorer.lesson import Grid, Param, Readout, canonical_text
+from explorer.lesson import SELECT_ABOVE, Column, Grid, Param, Readout, Table, canonical_text
 
 LABEL = {"ko": "값", "en": "Value"}
 
@@ -38,6 +38,47 @@ def test_widget_choice_follows_the_values():
     assert Param("r", (0, 1, 5, 20), 0, LABEL, widget="slider").resolved_widget == "slider"
 
 
+def test_a_long_list_of_words_gets_a_drop_down_list():
+    words = tuple(f"w{i}" for i in range(SELECT_ABOVE + 1))
+    assert Param("w", words, "w0", LABEL).resolved_widget == "select"
+    assert Param("w", words[:SELECT_ABOVE], "w0", LABEL).resolved_widget == "choice"
+    assert Param("w", (True, False), True, LABEL, widget="select").resolved_widget == "select"
+    numbers = tuple(range(SELECT_ABOVE + 5))
+    assert Param("n", numbers, 0, LABEL).resolved_widget == "slider"
+
+
+def test_index_of_keeps_booleans_and_numbers_apart():
+    param = Param("p", (1, True, 0.5, "a"), 1, LABEL)
+    assert [param.index_of(v) for v in (1, True, 0.5, "a", 1.0)] == [0, 1, 2, 3, 0]
+    with pytest.raises(ValueError):
+        param.index_of("b")
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "lang", "expected"),
+    [
+        (Column("n", LABEL, ",d"), 21952, "en", "21,952"),
+        (Column("x", LABEL, ".1f"), -0.25, "ko", "−0.2"),
+        (Column("s", LABEL), {"ko": "허용", "en": "allowed"}, "en", "allowed"),
+        (Column("s", LABEL), ["MIT", {"ko": "없음", "en": "none"}], "ko", "MIT, 없음"),
+        (Column("s", LABEL), None, "en", ""),
+        (Column("s", LABEL), "<b>", "en", "<b>"),
+    ],
+)
+def test_table_cell_text(column, value, lang, expected):
+    assert column.text(value, lang) == expected
+
+
+def test_a_bool_cell_is_refused():
+    with pytest.raises(TypeError, match="column 'flag' holds a bool"):
+        Column("flag", LABEL).text(True, "en")
+
+
+def test_table_cells_follow_the_column_order_and_ignore_other_fields():
+    table = Table("t", (Column("b", LABEL), Column("a", LABEL, ".2f")), LABEL)
+    assert table.cells({"a": 0.5, "b": "x", "c": "unused"}, "en") == ["x", "0.50"]
+
+
 @pytest.mark.parametrize(
     ("readout", "value", "lang", "expected"),
     [
@@ -51,3 +92,8 @@ def test_widget_choice_follows_the_values():
 )
 def test_readout_text(readout, value, lang, expected):
     assert readout.text(value, lang) == expected
+
+
+def test_a_readout_is_silent_unless_it_is_announced():
+    assert Readout("m", LABEL).announce is False
+    assert Readout("status", LABEL, announce=True).announce is True

@@ -51,6 +51,12 @@ def test_directives_are_collected_with_their_lines_and_filled_in_order():
     assert "<p><x-chart>" not in html  # block elements are not wrapped in a paragraph
 
 
+def test_a_table_stands_on_its_own_line_and_is_collected():
+    parsed = parse("Text.\n\n{{< table rules >}}\n\nMore.\n")
+    assert [(d.kind, d.names, d.line) for d in parsed.directives] == [("table", ("rules",), 7)]
+    assert "<p><x-table>" not in parsed.fill(lambda d: f"<x-{d.kind}>")
+
+
 def test_headings_get_unicode_ids_for_the_table_of_contents():
     parsed = parse("## 개요\n\ntext\n\n## Hands-on\n")
     assert parsed.headings == (("개요", "개요"), ("hands-on", "Hands-on"))
@@ -77,7 +83,7 @@ def test_headings_get_unicode_ids_for_the_table_of_contents():
         (
             "{{< widget x >}}",
             "content/ko/09-x.md:5: unknown directive 'widget'; "
-            "use one of: controls, chart, readout",
+            "use one of: controls, chart, table, readout",
         ),
         (
             "see {{< chart densities >}} inline",
@@ -86,6 +92,14 @@ def test_headings_get_unicode_ids_for_the_table_of_contents():
         (
             "{{< chart a b >}}",
             "content/ko/09-x.md:5: 'chart' takes exactly one name, e.g. {{< chart NAME >}}",
+        ),
+        (
+            "{{< table >}}",
+            "content/ko/09-x.md:5: 'table' takes exactly one name, e.g. {{< table NAME >}}",
+        ),
+        (
+            "see {{< table rules >}} here",
+            "content/ko/09-x.md:5: '{{< table ... >}}' must stand on a line of its own",
         ),
     ],
 )

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
-from explorer.runner import check_result, dumps, json_ready
+from explorer.runner import _read_cached, batch_name, check_result, dumps, json_ready
 
 MODULE = SimpleNamespace(readouts={"scale": None})
 
@@ -69,3 +70,22 @@ def test_malformed_results_are_explained(result, message):
 
 def test_a_well_formed_result_passes():
     check_result({"readouts": {"scale": {"ko": "일", "en": "one"}}, "datasets": {"d": []}}, MODULE)
+
+
+def test_a_batch_is_named_by_its_keys_and_a_single_point_by_its_own_key():
+    assert batch_name(["a" * 64]) == "a" * 64
+    assert batch_name(["a", "b"]) == hashlib.sha256(b"a\nb").hexdigest()
+    assert batch_name(["a", "b"]) != batch_name(["b", "a"])
+
+
+def test_a_batch_is_read_only_when_every_key_is_there(tmp_path):
+    path = tmp_path / "batch.json"
+    path.write_text(
+        dumps({"entries": [{"key": "k1", "result": 1}, {"key": "k2", "result": 2}]}), "utf-8"
+    )
+    assert _read_cached(path, ["k2", "k1"]) == [2, 1]
+    assert _read_cached(path, ["k1", "k3"]) is None
+    single = tmp_path / "single.json"
+    single.write_text(dumps({"key": "k1", "result": {"readouts": {}}}), "utf-8")
+    assert _read_cached(single, ["k1"]) == [{"readouts": {}}]
+    assert _read_cached(tmp_path / "missing.json", ["k1"]) is None

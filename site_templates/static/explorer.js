@@ -3,11 +3,54 @@
  * A classic script (no modules, no fetch) so that it runs from file:// too. The
  * lesson's results arrive in assets/data/<lesson>.<lang>.js as
  * window.EXPLORER_DATA[slug] = {params, points, datasets, charts}; each point is
- * keyed by its value indices joined with "-" and names its rows by dataset id.
+ * keyed by its value indices joined with "-" and names its rows by dataset id
+ * (chart rows in point.d, table cell texts in point.t). A large grid comes in a
+ * compact form (explorer/render.py, compact_points) that expandCompact() turns
+ * back into the same shape on load.
  * State lives in the URL hash (#epsilon=0.5&releases=3) so a view can be shared.
  */
 (function () {
   "use strict";
+
+  // Large grids: each distinct point is a flat list of numbers (see data.layout),
+  // each text is stored once in data.texts, and data.points lists variants in grid order.
+  function expandCompact(data) {
+    var layout = data.layout;
+    var texts = data.texts;
+    var tableIds = {};
+    var records = data.variants.map(function (flat) {
+      var record = { r: {}, d: {}, t: {} };
+      var i = 0;
+      layout.r.forEach(function (name) { record.r[name] = texts[flat[i++]]; });
+      layout.d.forEach(function (name) {
+        var id = flat[i++];
+        if (id >= 0) record.d[name] = String(id);
+      });
+      layout.t.forEach(function (name) {
+        var id = String(flat[i++]);
+        record.t[name] = id;
+        tableIds[id] = true;
+      });
+      return record;
+    });
+    Object.keys(tableIds).forEach(function (id) {
+      data.datasets[id] = data.datasets[id].map(function (row) {
+        return row.map(function (cell) { return texts[cell]; });
+      });
+    });
+    var sizes = data.params.map(function (p) { return p.values.length; });
+    var points = {};
+    data.points.forEach(function (variant, index) {
+      var indices = [];
+      for (var k = sizes.length - 1; k >= 0; k--) {
+        indices.unshift(index % sizes[k]);
+        index = Math.floor(index / sizes[k]);
+      }
+      points[indices.join("-")] = records[variant];
+    });
+    data.points = points;
+    delete data.variants;
+  }
 
   function readHash(params) {
     var state = {};
@@ -65,6 +108,8 @@
       var index = state[input.dataset.param];
       if (input.type === "radio") {
         input.checked = Number(input.value) === index;
+      } else if (input.tagName === "SELECT") {
+        input.value = String(index);
       } else {
         input.value = String(index);
         var labels = JSON.parse(input.dataset.labels);
@@ -79,6 +124,41 @@
     this.article.querySelectorAll("[data-readout]").forEach(function (el) {
       var text = point.r[el.dataset.readout];
       if (text !== undefined && el.textContent !== text) el.textContent = text;
+    });
+  };
+
+  // Table cells are set as text, never parsed as HTML.
+  function tableRow(cells, rowHeaders) {
+    var tr = document.createElement("tr");
+    cells.forEach(function (text, column) {
+      var cell = document.createElement(column === 0 && rowHeaders ? "th" : "td");
+      if (column === 0 && rowHeaders) cell.setAttribute("scope", "row");
+      cell.textContent = text;
+      tr.appendChild(cell);
+    });
+    return tr;
+  }
+
+  Lesson.prototype.showTables = function (point) {
+    var datasets = this.data.datasets;
+    this.article.querySelectorAll("[data-table][data-live]").forEach(function (holder) {
+      var id = point.t ? point.t[holder.dataset.table] : undefined;
+      if (id === undefined || holder.dataset.shown === id) return;
+      var body = holder.querySelector("[data-table-body]");
+      var rowHeaders = holder.hasAttribute("data-row-headers");
+      var fresh = document.createDocumentFragment();
+      datasets[id].forEach(function (cells) { fresh.appendChild(tableRow(cells, rowHeaders)); });
+      if (!datasets[id].length && holder.dataset.empty) {
+        var tr = document.createElement("tr");
+        var td = document.createElement("td");
+        tr.className = "empty-row";
+        td.colSpan = holder.querySelectorAll("thead th").length;
+        td.textContent = holder.dataset.empty;
+        tr.appendChild(td);
+        fresh.appendChild(tr);
+      }
+      body.replaceChildren(fresh);
+      holder.dataset.shown = id;
     });
   };
 
@@ -105,6 +185,7 @@
     if (!point) return Promise.resolve();
     this.syncControls();
     this.showReadouts(point);
+    this.showTables(point);
     var self = this;
     return Promise.all(Object.keys(this.views).map(function (name) {
       return self.updateView(name, point);
@@ -117,7 +198,7 @@
   Lesson.prototype.bindControls = function () {
     var self = this;
     this.article.querySelectorAll("[data-param]").forEach(function (input) {
-      var event = input.type === "radio" ? "change" : "input";
+      var event = input.type === "radio" || input.tagName === "SELECT" ? "change" : "input";
       input.addEventListener(event, function () {
         if (input.type === "radio" && !input.checked) return;
         self.state[input.dataset.param] = Number(input.value);
@@ -167,7 +248,8 @@
     if (!article) return;
     var all = window.EXPLORER_DATA || {};
     var data = all[article.dataset.lesson];
-    if (!data || typeof window.vegaEmbed !== "function") {
+    var needsVega = article.querySelector("[data-chart]") !== null;
+    if (!data || (needsVega && typeof window.vegaEmbed !== "function")) {
       var note = document.createElement("p");
       note.className = "chart-error";
       note.setAttribute("role", "alert");
@@ -175,11 +257,13 @@
       article.insertBefore(note, article.firstChild);
       return;
     }
+    if (data.variants) expandCompact(data);
     var lesson = new Lesson(article, data);
     article.classList.add("is-interactive");
     lesson.bindControls();
     lesson.syncControls();
     lesson.showReadouts(data.points[lesson.key()]);
+    lesson.showTables(data.points[lesson.key()]);
     window.explorerLesson = lesson; // for the browser tests and curious learners
     lesson.ready = lesson.embedCharts().then(function () {
       return lesson.apply();

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import altair as alt
 
-from explorer.lesson import Chart, Grid, Param, Readout
+from explorer.lesson import Chart, Column, Grid, Param, Readout, Table
 
 DATA_FILES = ("rolls.csv",)
 DATA = Path(__file__).resolve().parent.parent / "data" / "rolls.csv"
@@ -69,5 +69,44 @@ READOUTS = (
     Readout("share", {"ko": "비율", "en": "Share"}, format=".2f"),
     Readout(
         "rolls", {"ko": "굴린 횟수", "en": "Rolls"}, format="d", unit={"ko": "번", "en": "rolls"}
+    ),
+)
+
+
+def summarize(results: dict) -> dict:
+    """The share at every threshold without smoothing: one table for the whole grid."""
+    return {
+        "by_threshold": [
+            {
+                "threshold": threshold,
+                "share": results[GRID.key({"threshold": threshold, "prior": "none"})]["readouts"][
+                    "share"
+                ],
+            }
+            for threshold in GRID.param("threshold").values
+        ]
+    }
+
+
+TABLES = (
+    Table(
+        "faces",
+        (
+            Column("face", {"ko": "눈", "en": "Face"}),
+            Column("count", {"ko": "횟수", "en": "Count"}, format="d"),
+        ),
+        {"ko": "각 눈이 나온 횟수", "en": "How often each face came up"},
+        row_headers=True,
+    ),
+    Table(
+        "by_threshold",
+        (
+            Column("threshold", {"ko": "기준 눈", "en": "Threshold"}),
+            Column("share", {"ko": "비율", "en": "Share"}, format=".2f"),
+        ),
+        {
+            "ko": "기준 눈마다의 비율 (평활 없음)",
+            "en": "The share at each threshold (no smoothing)",
+        },
     ),
 )
