@@ -47,3 +47,11 @@ def test_ci_runs_what_the_readme_says():
     assert "make test" in ci
     # every install step lives behind `make test`, as a newcomer runs it
     assert not re.search(r"\b(pip|apt-get|playwright)\b", ci)
+
+
+def test_the_reuse_example_in_the_readme_runs():
+    section = README.split("## Reusing the code", 1)[1]
+    example = section.split("```python", 1)[1].split("```", 1)[0]
+    namespace: dict[str, object] = {}
+    exec(compile(example, "README.md (Reusing the code)", "exec"), namespace)
+    assert namespace["verdict"].status == "allowed"
