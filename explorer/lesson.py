@@ -143,6 +143,11 @@ class Grid:
 
     params: tuple[Param, ...]
     """The parameters, in the order their controls appear."""
+    group_by: tuple[str, ...] = ()
+    """Parameters whose points share expensive work (e.g. ``("seed",)`` when one training
+    run per seed serves every epoch). Points with equal values of these parameters are
+    computed one after another in the same worker, so a module can memoize that work
+    (``functools.lru_cache``) and do it once per group rather than once per worker."""
 
     def __len__(self) -> int:
         return math.prod(len(p.values) for p in self.params)

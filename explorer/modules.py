@@ -251,6 +251,18 @@ def check_contract(module: ModuleType, name: str, path: Path, root: Path) -> Les
             names = [getattr(p, "name", None) for p in grid.params]
             if len(set(names)) != len(names):
                 problems.append(f"{where}: two grid parameters share a name")
+            group_by = grid.group_by
+            if isinstance(group_by, str) or not isinstance(group_by, tuple | list):
+                problems.append(
+                    f"{where}: GRID group_by must be a tuple of parameter names, "
+                    f"e.g. group_by=('seed',), got {group_by!r}"
+                )
+            else:
+                for unknown in [g for g in group_by if g not in names]:
+                    problems.append(
+                        f"{where}: GRID group_by names '{unknown}', which is not a grid "
+                        f"parameter; use one of: {', '.join(map(str, names))}"
+                    )
     compute = getattr(module, "compute", None)
     if not callable(compute):
         problems.append(f"{where}: define compute(**point) returning a result dict")

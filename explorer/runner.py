@@ -25,7 +25,7 @@ from typing import Any
 from joblib import Parallel, delayed
 
 from explorer.errors import ComputeError, location
-from explorer.lesson import LANGUAGES, Scalar, canonical_text
+from explorer.lesson import LANGUAGES, Grid, Scalar, canonical_text
 from explorer.modules import LessonModule, import_module_file
 
 RESULT_FORMAT = 1
@@ -205,6 +205,25 @@ def write_atomically(path: Path, text: str) -> None:
         raise
 
 
+def plan_batches(grid: Grid, points: list[dict[str, Scalar]]) -> list[list[int]]:
+    """How the grid's points (given in grid order) are split into tasks and cache files.
+
+    A grid with :attr:`Grid.group_by` gets one batch per group of points sharing
+    those parameters' values, in order of first appearance. Otherwise a grid of up
+    to :data:`BATCH_ABOVE` points gets one batch per point, and a larger grid,
+    usually of cheap points, batches of :data:`BATCH_SIZE` consecutive points.
+    """
+    if grid.group_by:
+        groups: dict[tuple[Scalar, ...], list[int]] = {}
+        for index, point in enumerate(points):
+            groups.setdefault(tuple(point[name] for name in grid.group_by), []).append(index)
+        return list(groups.values())
+    size = BATCH_SIZE if len(points) > BATCH_ABOVE else 1
+    return [
+        list(range(start, min(start + size, len(points)))) for start in range(0, len(points), size)
+    ]
+
+
 def run_grid(
     slug: str,
     module: LessonModule,
@@ -216,10 +235,9 @@ def run_grid(
 ) -> GridRun:
     """Every grid point's result, from the cache where possible, computing the rest.
 
-    A grid of up to :data:`BATCH_ABOVE` points stores one file per point and
-    computes each point as its own task. A larger grid, usually of cheap points,
-    goes in batches of :data:`BATCH_SIZE` consecutive points: one task and one
-    cache file per batch, named by the hash of its points' keys.
+    Points are computed and cached in the batches of :func:`plan_batches`: one
+    worker task and one cache file per batch, named by the hash of its points'
+    keys (a single point's file by its own key).
 
     Raises :class:`ComputeError` naming the lesson and the grid point when a
     compute function raises or returns something a page cannot show.
@@ -228,10 +246,7 @@ def run_grid(
     lesson_dir = results_dir / slug
     points = list(module.grid)
     keys = [cache_key(module, point, checksums, versions) for point in points]
-    size = BATCH_SIZE if len(points) > BATCH_ABOVE else 1
-    batches = [
-        list(range(start, min(start + size, len(points)))) for start in range(0, len(points), size)
-    ]
+    batches = plan_batches(module.grid, points)
     names = [batch_name([keys[i] for i in batch]) for batch in batches]
     results: dict[str, dict[str, Any]] = {}
     todo: list[tuple[list[int], str]] = []
@@ -277,7 +292,7 @@ def run_grid(
                 results[module.grid.key(point)] = result
             envelope = (
                 {"lesson": slug, **entries[0]}
-                if size == 1
+                if len(batch) == 1
                 else {"lesson": slug, "entries": entries}
             )
             write_atomically(lesson_dir / f"{name}.json", dumps(envelope))

@@ -703,7 +703,9 @@ def test_a_large_grid_is_cached_in_batches(sample_project: Path, small_batches: 
     assert (first.runs[0].computed, first.runs[0].cached) == (10, 0)
     batches = sorted((sample_project / "build" / "results" / "01-dice").iterdir())
     assert len(batches) == 4  # 3 + 3 + 3 + 1 points
-    entries = [json.loads(path.read_text("utf-8"))["entries"] for path in batches]
+    stored = [json.loads(path.read_text("utf-8")) for path in batches]
+    # A batch of one point is stored like any single point, under its own key.
+    entries = [batch.get("entries", [batch]) for batch in stored]
     assert sorted(len(e) for e in entries) == [1, 3, 3, 3]
     second = sample_build(sample_project)
     assert (second.runs[0].computed, second.runs[0].cached) == (0, 10)
@@ -743,3 +745,24 @@ def test_compact_page_data_expands_to_the_plain_form(
                 for name, ref in want[kind].items():
                     rows = expanded["datasets"][got[kind][name]]
                     assert rows == plain["datasets"][ref], (key, name)
+
+
+def test_grouped_points_are_computed_and_cached_together(sample_project: Path) -> None:
+    plain = sample_build(sample_project)
+    module = sample_project / "compute" / "dice.py"
+    source = module.read_text("utf-8")
+    module.write_text(
+        source.replace("        ),\n    )\n)", "        ),\n    ),\n    group_by=('prior',),\n)")
+    )
+    grouped = sample_build(sample_project)
+    assert (grouped.runs[0].computed, grouped.runs[0].cached) == (10, 0)
+    assert grouped.runs[0].results == plain.runs[0].results
+    results = sample_project / "build" / "results" / "01-dice"
+    batches = [
+        json.loads((results / name).read_text("utf-8")) for name in cache_files(sample_project)
+    ]
+    assert len(batches) == 2  # one file per value of 'prior', five thresholds each
+    for batch in batches:
+        assert len(batch["entries"]) == 5
+        assert len({entry["point"]["prior"] for entry in batch["entries"]}) == 1
+    assert sample_build(sample_project).runs[0].cached == 10

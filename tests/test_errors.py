@@ -140,6 +140,18 @@ CASES = [
         id="grid-values-not-a-list",
     ),
     pytest.param(
+        replace(DICE_PY, "        ),\n    )\n)", "        ),\n    ),\n    group_by=('seed',),\n)"),
+        "compute/dice.py: GRID group_by names 'seed', which is not a grid parameter; "
+        "use one of: threshold, prior",
+        id="group-by-unknown-parameter",
+    ),
+    pytest.param(
+        replace(DICE_PY, "        ),\n    )\n)", "        ),\n    ),\n    group_by='prior',\n)"),
+        "compute/dice.py: GRID group_by must be a tuple of parameter names, "
+        "e.g. group_by=('seed',), got 'prior'",
+        id="group-by-not-a-tuple",
+    ),
+    pytest.param(
         replace(DICE_PY, '"threshold", (2, 3, 4, 5, 6), 4', '"threshold", (), 4'),
         "compute/dice.py:17: grid parameter 'threshold' has no values; give at least one value",
         id="grid-values-empty",

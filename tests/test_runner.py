@@ -9,7 +9,17 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from explorer.runner import _read_cached, batch_name, check_result, dumps, json_ready
+from explorer.lesson import Grid, Param
+from explorer.runner import (
+    BATCH_ABOVE,
+    BATCH_SIZE,
+    _read_cached,
+    batch_name,
+    check_result,
+    dumps,
+    json_ready,
+    plan_batches,
+)
 
 MODULE = SimpleNamespace(readouts={"scale": None})
 
@@ -89,3 +99,34 @@ def test_a_batch_is_read_only_when_every_key_is_there(tmp_path):
     single.write_text(dumps({"key": "k1", "result": {"readouts": {}}}), "utf-8")
     assert _read_cached(single, ["k1"]) == [{"readouts": {}}]
     assert _read_cached(tmp_path / "missing.json", ["k1"]) is None
+
+
+def _grid(*sizes: int, group_by: tuple[str, ...] = ()) -> Grid:
+    params = tuple(
+        Param(f"p{i}", tuple(range(size)), 0, {"ko": f"p{i}", "en": f"p{i}"})
+        for i, size in enumerate(sizes)
+    )
+    return Grid(params, group_by=group_by)
+
+
+def test_a_small_grid_runs_one_point_per_task():
+    grid = _grid(3, 2)
+    assert plan_batches(grid, list(grid)) == [[i] for i in range(6)]
+
+
+def test_a_large_grid_runs_in_consecutive_batches():
+    grid = _grid(BATCH_ABOVE + 1)
+    batches = plan_batches(grid, list(grid))
+    assert [len(b) for b in batches] == [BATCH_SIZE] * (len(batches) - 1) + [
+        (BATCH_ABOVE + 1) % BATCH_SIZE or BATCH_SIZE
+    ]
+    assert [i for batch in batches for i in batch] == list(range(BATCH_ABOVE + 1))
+
+
+def test_grouped_points_share_a_task_in_order_of_first_appearance():
+    grid = _grid(4, 3, group_by=("p1",))  # p1 varies fastest: its groups interleave
+    points = list(grid)
+    batches = plan_batches(grid, points)
+    assert batches == [[0, 3, 6, 9], [1, 4, 7, 10], [2, 5, 8, 11]]
+    for batch in batches:
+        assert len({points[i]["p1"] for i in batch}) == 1
