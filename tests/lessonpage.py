@@ -185,6 +185,15 @@ class LessonPage:
         """``compute()`` of the module at ``state``, run here rather than read from the page."""
         return self._results(self.key_of(state))
 
+    @functools.cached_property
+    def summary(self) -> dict[str, list[dict[str, Any]]]:
+        """The module's whole-grid datasets (``summarize`` over every point), computed here."""
+        summarize = getattr(self.module, "summarize", None)
+        if summarize is None:
+            return {}
+        keys = [self.grid.key(point) for point in self.grid]
+        return summarize({key: self._results(key) for key in keys})
+
     def python_readouts(self, state: State, lang: str) -> dict[str, str]:
         readouts = self.python_result(state)["readouts"]
         return {r.name: r.text(readouts[r.name], lang) for r in self.module.READOUTS}
@@ -197,8 +206,24 @@ class LessonPage:
         )
 
     def read(self, page: Page) -> dict[str, Any]:
-        """Everything the page shows: controls, readouts, chart views and their SVGs."""
-        return page.evaluate(PAGE_STATE, self.slug)
+        """Everything the page shows: controls, readouts, chart views and their SVGs.
+
+        A chart over a whole-grid dataset (from ``summarize``) gets it once with its
+        spec, so the page data has no per-point id for it; such datasets are listed
+        under ``summary:NAME`` with the rows ``summarize`` gives here, so that every
+        check below treats them like the per-point ones.
+        """
+        shown = page.evaluate(PAGE_STATE, self.slug)
+        whole_grid = {
+            dataset
+            for view in shown["views"].values()
+            for dataset in view["data"]
+            if dataset not in shown["point"]["d"]
+        }
+        for name in sorted(whole_grid):
+            shown["point"]["d"][name] = f"summary:{name}"
+            shown["rows"][f"summary:{name}"] = self.summary[name]
+        return shown
 
     def assert_shows(self, page: Page, state: State, lang: str) -> dict[str, Any]:
         """Controls, readouts, chart rows, signals and hash show ``state``; returns what it read."""
@@ -235,7 +260,11 @@ class LessonPage:
 
         # Each chart's Vega view holds this point's rows; its signals hold the grid values.
         assert shown["tagged"] == 0, "Vega was handed the page data's own rows, not fresh copies"
-        datasets = self.python_result(state)["datasets"]
+        datasets = {**self.python_result(state)["datasets"]}
+        for view in shown["views"].values():
+            for dataset in view["data"]:
+                if dataset not in datasets:
+                    datasets[dataset] = self.summary[dataset]  # a whole-grid dataset
         for name, view in shown["views"].items():
             assert view["data"], f"chart {name} reads no dataset"
             for dataset, rows in view["data"].items():

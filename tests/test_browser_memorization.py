@@ -6,11 +6,10 @@ sub-path (``http://``), see the ``site`` fixture.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import pytest
-from lessonpage import PREFIX, READY, LessonPage, Site, State, open_page
+from lessonpage import PREFIX, READY, LessonPage, Site, open_page
 from playwright.sync_api import BrowserContext, Page
 
 from compute import memorization as mem
@@ -20,33 +19,7 @@ SLUG = "01-memorization"
 RING_COLOUR = mem.VERMILLION.lower()
 
 
-class MemorizationPage(LessonPage):
-    """:class:`LessonPage` for a lesson with whole-grid datasets (``summarize``).
-
-    The page embeds those datasets with their chart once and never swaps them, so
-    the page data has no per-point id for them. Here they are added to what the page
-    shows under their own names, with the rows ``summarize`` gives in Python, so the
-    shared checks compare the chart's view against them like any other dataset.
-    """
-
-    @functools.cached_property
-    def summary(self) -> dict[str, list[dict[str, Any]]]:
-        keys = [self.grid.key(point) for point in self.grid]
-        return self.module.summarize({key: self._results(key) for key in keys})
-
-    def python_result(self, state: State) -> dict[str, Any]:
-        result = super().python_result(state)
-        return {**result, "datasets": {**result["datasets"], **self.summary}}
-
-    def read(self, page: Page) -> dict[str, Any]:
-        shown = super().read(page)
-        for name, rows in self.summary.items():
-            shown["point"]["d"][name] = f"summary:{name}"
-            shown["rows"][f"summary:{name}"] = rows
-        return shown
-
-
-LESSON = MemorizationPage(mem, SLUG)
+LESSON = LessonPage(mem, SLUG)
 
 STEPS: list[tuple[str, str, int]] = [
     # (parameter, key or "click", the value index it leads to); the page opens at n=3, r=5.
