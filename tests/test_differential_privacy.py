@@ -16,6 +16,7 @@ from scipy import stats
 
 from compute import differential_privacy as dp
 from compute.datasets import load_concrete
+from explorer.charts import named_datasets
 from explorer.lesson import Chart
 
 HYPOTHESIS = settings(database=None, deadline=None, max_examples=300)
@@ -314,25 +315,12 @@ def test_chart_rows_match_the_readouts(results):
 # --- Charts -----------------------------------------------------------------------
 
 
-def named_data(spec: Any) -> Iterator[str]:
-    """Every dataset name a Vega-Lite spec refers to."""
-    if isinstance(spec, dict):
-        data = spec.get("data")
-        if isinstance(data, dict) and "name" in data:
-            yield data["name"]
-        for value in spec.values():
-            yield from named_data(value)
-    elif isinstance(spec, list):
-        for value in spec:
-            yield from named_data(value)
-
-
 @pytest.mark.parametrize("chart", dp.CHARTS, ids=lambda chart: chart.name)
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_chart_names_only_datasets_the_result_provides(chart: Chart, lang: str, results):
     spec = chart.build(lang).to_dict()
     provided = set(results[("count", 1.0, 5)]["datasets"])
-    names = set(named_data(spec))
+    names = set(named_datasets(spec))
     assert names and names <= provided
     assert spec["width"] == dp.WIDTH and spec["height"] == dp.HEIGHT
     assert "param_" not in json.dumps(spec)  # no auto-generated, run-dependent names

@@ -20,6 +20,7 @@ from sklearn.metrics import roc_curve as sklearn_roc_curve
 
 from compute import membership as mi
 from compute.datasets import load_concrete
+from explorer.charts import named_datasets
 from explorer.lesson import Chart
 
 HYPOTHESIS = settings(database=None, deadline=None, max_examples=300)
@@ -467,24 +468,12 @@ def test_readouts_read_well_in_both_languages(results):
 # --- Charts -------------------------------------------------------------------
 
 
-def named_data(spec: Any) -> Iterator[str]:
-    if isinstance(spec, dict):
-        data = spec.get("data")
-        if isinstance(data, dict) and "name" in data:
-            yield data["name"]
-        for value in spec.values():
-            yield from named_data(value)
-    elif isinstance(spec, list):
-        for value in spec:
-            yield from named_data(value)
-
-
 @pytest.mark.parametrize("chart", mi.CHARTS, ids=lambda chart: chart.name)
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_chart_reads_only_provided_datasets_and_renders(chart: Chart, lang: str, results):
     spec = chart.build(lang).to_dict()
     provided = results[(mi.DEFAULT_EPOCHS, mi.DEFAULT_SEED)]["datasets"]
-    assert set(named_data(spec)) <= set(provided)
+    assert set(named_datasets(spec)) <= set(provided)
     assert "param_" not in json.dumps(spec)
     assert chart.description["ko"] and chart.description["en"]
     spec["datasets"] = provided

@@ -27,6 +27,7 @@ from compute.datasets import (
     load_constitution,
 )
 from explorer.build import build
+from explorer.charts import named_datasets
 from explorer.lesson import LANGUAGES, Chart
 from explorer.project import load_project
 
@@ -454,20 +455,6 @@ def test_no_number_is_typed_into_the_lesson_prose():
 # --- Charts -----------------------------------------------------------------------
 
 
-def named_data(spec: Any) -> set[str]:
-    found: set[str] = set()
-    if isinstance(spec, dict):
-        data = spec.get("data")
-        if isinstance(data, dict) and "name" in data:
-            found.add(data["name"])
-        for value in spec.values():
-            found |= named_data(value)
-    elif isinstance(spec, list):
-        for value in spec:
-            found |= named_data(value)
-    return found
-
-
 @pytest.mark.parametrize("chart", mem.CHARTS, ids=lambda chart: chart.name)
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_chart_reads_only_provided_datasets_and_renders(chart: Chart, lang: str, results):
@@ -475,10 +462,10 @@ def test_chart_reads_only_provided_datasets_and_renders(chart: Chart, lang: str,
     keyed = {mem.GRID.key({"n": n, "repeats": r}): res for (n, r), res in results.items()}
     provided = {**result["datasets"], **mem.summarize(keyed)}
     spec = chart.build(lang).to_dict()
-    assert named_data(spec) and named_data(spec) <= set(provided)
+    assert named_datasets(spec) and named_datasets(spec) <= set(provided)
     assert "param_" not in json.dumps(spec)
     assert chart.description["ko"] and chart.description["en"]
-    spec["datasets"] = {name: provided[name] for name in named_data(spec)}
+    spec["datasets"] = {name: provided[name] for name in named_datasets(spec)}
     svg = vl_convert.vegalite_to_svg(spec)
     assert svg.startswith("<svg") and "NaN" not in svg
 
