@@ -25,6 +25,18 @@ is the single source of truth. The rules follow the licence texts:
   shared, derived models named "Llama 3…", the acceptable use policy, a
   separate licence above 700 million monthly active users, and no use of Llama
   materials or outputs to improve other large language models (§1(b)(v)).
+
+Judgement calls, where the texts leave room and a reviewer may decide otherwise:
+
+* Apache-2.0 code inside an adaptation accepts any licence for the whole work
+  (its §4 conditions still apply to the code), so it never blocks BY-SA.
+* The two model licences are offered only as their own adaptation licence ("or
+  a licence with the same terms"); combined with an NC licence or with each
+  other, the answer is needs review rather than a verdict.
+* Llama 3 material on the data or code beside a model that is not Llama 3 is
+  needs review, because §1(b)(v) may forbid that use.
+* BY and BY-NC material may be adapted under the ND licences, following CC's
+  chart of licences an adapter may apply.
 """
 
 from __future__ import annotations
