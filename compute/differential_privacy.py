@@ -52,10 +52,10 @@ Constants
     The density charts use about 300 evenly spaced answers reaching 6 Laplace
     scales beyond both true answers (the density there is e⁻⁶ ≈ 0.25 % of
     its peak); see :func:`answer_grid`.
-``CHART_DIGITS``
-    Chart rows carry numbers rounded to 6 significant digits, which keeps the
-    page data small and stable; readouts keep full precision and are rounded
-    for display by their format.
+Chart rows
+    carry numbers rounded by :func:`explorer.lesson.chart_number` (6
+    significant digits), which keeps the page data small and stable; readouts
+    keep full precision and are rounded for display by their format.
 ``WIDTH``, ``HEIGHT`` and the colours
     Every chart is 560 × 240 pixels; ``D`` is drawn solid in Okabe–Ito blue
     and ``D′`` dashed in vermillion, so they differ without colour too.
@@ -83,7 +83,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from compute.datasets import DATA_DIR, load_concrete
-from explorer.lesson import Chart, Grid, Param, Readout
+from explorer.lesson import Chart, Grid, Param, Readout, chart_number
 
 DATA_FILES: tuple[str, ...] = ("concrete.csv",)
 
@@ -100,7 +100,6 @@ MAX_RELEASES = 20
 DEFAULT_RELEASES = 5
 DENSITY_POINTS = 300
 TAIL_SCALES = 6.0
-CHART_DIGITS = 6
 
 STRENGTH_COLUMN = "compressive_strength"
 DATASET_LABELS: tuple[str, str] = ("D", "D\u2032")
@@ -413,11 +412,6 @@ def mean_absolute_error(noisy: npt.ArrayLike, true_answer: float) -> float:
 # --- One grid point -----------------------------------------------------------
 
 
-def _chart_number(value: float) -> float:
-    """``value`` rounded to :data:`CHART_DIGITS` significant digits, with −0 as 0."""
-    return float(f"{value:.{CHART_DIGITS}g}") + 0.0
-
-
 def compute(*, query: str, epsilon: float, releases: int) -> dict[str, dict[str, Any]]:
     """Everything the lesson page shows for one grid point.
 
@@ -436,7 +430,7 @@ def compute(*, query: str, epsilon: float, releases: int) -> dict[str, dict[str,
         ``{"readouts": ..., "datasets": ...}`` as described by ``READOUTS`` and
         the charts. Readouts are plain numbers at full precision (except the
         unit string ``answer_unit``); chart rows are rounded to
-        :data:`CHART_DIGITS` significant digits.
+        six significant digits (:func:`~explorer.lesson.chart_number`).
     """
     _check_query(query)
     if not (math.isfinite(epsilon) and epsilon > 0):
@@ -479,27 +473,26 @@ def compute(*, query: str, epsilon: float, releases: int) -> dict[str, dict[str,
     }
     datasets: dict[str, list[dict[str, Any]]] = {
         "densities": [
-            {"x": _chart_number(at), "density": _chart_number(density), "dataset": label}
+            {"x": chart_number(at), "density": chart_number(density), "dataset": label}
             for label, densities in zip(DATASET_LABELS, (density_d, density_d_prime), strict=True)
             for at, density in zip(x, densities, strict=True)
         ],
         "log_ratio": [
-            {"x": _chart_number(at), "log_ratio": _chart_number(ratio)}
+            {"x": chart_number(at), "log_ratio": chart_number(ratio)}
             for at, ratio in zip(x, log_ratio, strict=True)
         ],
-        "bounds": [{"bound": _chart_number(-epsilon)}, {"bound": _chart_number(epsilon)}],
+        "bounds": [{"bound": chart_number(-epsilon)}, {"bound": chart_number(epsilon)}],
         "releases": [
             {
                 "release": number,
-                "answer": _chart_number(value),
-                "true_answer": _chart_number(true_answer),
-                "neighbour_answer": _chart_number(neighbour_answer),
+                "answer": chart_number(value),
+                "true_answer": chart_number(true_answer),
+                "neighbour_answer": chart_number(neighbour_answer),
             }
             for number, value in enumerate(noisy, start=1)
         ],
         "budget": [
-            {"k": k, "epsilon_total": _chart_number(k * epsilon)}
-            for k in range(1, MAX_RELEASES + 1)
+            {"k": k, "epsilon_total": chart_number(k * epsilon)} for k in range(1, MAX_RELEASES + 1)
         ],
     }
     return {"readouts": readouts, "datasets": datasets}

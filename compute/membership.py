@@ -80,8 +80,9 @@ Constants
     readouts use every score.
 ``TARGET_FPR``
     0.1 %, the false-positive rate at which Carlini et al. report TPRs.
-``CHART_DIGITS``
-    Chart rows carry 6 significant digits; readouts keep full precision.
+Chart rows
+    carry 6 significant digits (:func:`explorer.lesson.chart_number`);
+    readouts keep full precision.
 """
 
 from __future__ import annotations
@@ -102,7 +103,7 @@ import sklearn
 from sklearn.neural_network import MLPRegressor
 
 from compute.datasets import load_concrete
-from explorer.lesson import Chart, Grid, Param, Readout
+from explorer.lesson import Chart, Grid, Param, Readout, chart_number
 
 DATA_FILES: tuple[str, ...] = ("concrete.csv",)
 
@@ -123,7 +124,6 @@ NICE_STEPS: tuple[float, ...] = (1.0, 2.0, 2.5, 5.0)
 ROC_POINTS = 100
 TARGET_FPR = 0.001
 CONFIDENCE = 0.95
-CHART_DIGITS = 6
 
 INPUT_COLUMNS: tuple[str, ...] = (
     "cement",
@@ -564,11 +564,6 @@ def rmse(losses: npt.ArrayLike) -> float:
     return float(np.sqrt(np.mean(np.asarray(losses, dtype=float))))
 
 
-def _chart_number(value: float) -> float:
-    """``value`` rounded to :data:`CHART_DIGITS` significant digits, with −0 as 0."""
-    return float(f"{value:.{CHART_DIGITS}g}") + 0.0
-
-
 def _edge_text(value: float) -> str:
     return f"{value:.4g}"
 
@@ -603,9 +598,10 @@ def compute(*, epochs: int, seed: int) -> dict[str, dict[str, Any]]:
     -------
     dict
         ``{"readouts": ..., "datasets": ...}``. Readouts are full-precision
-        numbers; chart rows are rounded to :data:`CHART_DIGITS` digits. The
-        datasets ``curves`` and ``auc_curve`` cover every grid epoch of this
-        seed, so the page draws them once per seed and highlights ``epochs``.
+        numbers; chart rows are rounded to six digits
+        (:func:`~explorer.lesson.chart_number`). The datasets ``curves`` and
+        ``auc_curve`` cover every grid epoch of this seed, so the page draws
+        them once per seed and highlights ``epochs``.
     """
     snapshot = _snapshot(seed, epochs)
     data = lesson_data()
@@ -669,21 +665,21 @@ def compute(*, epochs: int, seed: int) -> dict[str, dict[str, Any]]:
     datasets: dict[str, list[dict[str, Any]]] = {
         "histogram": histogram_rows(histogram),
         "roc": [
-            {"fpr": _chart_number(fpr_points[i]), "tpr": _chart_number(tpr_points[i])} for i in kept
+            {"fpr": chart_number(fpr_points[i]), "tpr": chart_number(tpr_points[i])} for i in kept
         ],
         "diagonal": [{"fpr": 0.0, "tpr": 0.0}, {"fpr": 1.0, "tpr": 1.0}],
-        "operating_point": [{"fpr": _chart_number(smallest_fpr), "tpr": _chart_number(tpr)}],
+        "operating_point": [{"fpr": chart_number(smallest_fpr), "tpr": chart_number(tpr)}],
         "curves": [
-            {"epochs": s.epochs, "group": group, "rmse": _chart_number(rmse(losses))}
+            {"epochs": s.epochs, "group": group, "rmse": chart_number(rmse(losses))}
             for s in trajectory
             for group, losses in zip(GROUPS, (s.member_losses, s.nonmember_losses), strict=True)
         ],
         "auc_curve": [
             {
                 "epochs": s.epochs,
-                "auc": _chart_number(value),
-                "chance_low": _chart_number(0.5 - 2 * spread),
-                "chance_high": _chart_number(0.5 + 2 * spread),
+                "auc": chart_number(value),
+                "chance_low": chart_number(0.5 - 2 * spread),
+                "chance_high": chart_number(0.5 + 2 * spread),
             }
             for s, value in zip(trajectory, aucs, strict=True)
         ],

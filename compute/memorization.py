@@ -66,7 +66,7 @@ import altair as alt
 import numpy as np
 
 from compute.datasets import DATA_DIR, load_constitution
-from explorer.lesson import Chart, Grid, Param, Readout
+from explorer.lesson import Chart, Grid, Param, Readout, chart_number
 
 DATA_FILES: tuple[str, ...] = ("constitution-ko.txt",)
 
@@ -92,8 +92,6 @@ PLACEMENT_SEED = 2019
 """Seed that shuffles the insertion places; the year of "The Secret Sharer", otherwise arbitrary."""
 TOP_COUNT = 10
 """How many best-scoring candidates the top-candidates chart lists."""
-CHART_DIGITS = 6
-"""Chart rows carry scores rounded to this many significant digits."""
 VISIBLE_WHITESPACE = {" ": "␣", "\n": "↵"}
 """How a space and a newline are drawn when a continuation is shown."""
 
@@ -405,11 +403,6 @@ def longest_common_piece(first: str, second: str) -> str:
 # --- One grid point -----------------------------------------------------------
 
 
-def _chart_number(value: float) -> float:
-    """``value`` rounded to :data:`CHART_DIGITS` significant digits, with −0 as 0."""
-    return float(f"{value:.{CHART_DIGITS}g}") + 0.0
-
-
 def score_candidates(model: CharNGram, codes: Sequence[str]) -> list[Fraction]:
     """The exact likelihood of each code after the canary's line start."""
     history = LINE_START + PREFIX
@@ -430,7 +423,8 @@ def compute(*, n: int, repeats: int) -> dict[str, dict[str, Any]]:
     -------
     dict
         ``{"readouts": ..., "datasets": ...}``: readouts at full precision,
-        chart scores rounded to :data:`CHART_DIGITS` significant digits.
+        chart scores rounded to six significant digits
+        (:func:`~explorer.lesson.chart_number`).
     """
     statute = statute_text()
     text = training_text(statute, repeats)
@@ -472,7 +466,7 @@ def compute(*, n: int, repeats: int) -> dict[str, dict[str, Any]]:
         tied = sum(1 for other in scores if other == score)
         ladder.append(
             {
-                "score": _chart_number(score),
+                "score": chart_number(score),
                 "best_rank": worst - tied + 1,
                 "worst_rank": worst,
                 "candidates": tied,
@@ -483,7 +477,7 @@ def compute(*, n: int, repeats: int) -> dict[str, dict[str, Any]]:
         {
             "position": position,
             "code": codes[i],
-            "score": _chart_number(scores[i]),
+            "score": chart_number(scores[i]),
             "rank": rank_of[scores[i]],
             "canary": i == canary_index,
         }
@@ -532,15 +526,15 @@ def summarize(results: Mapping[str, dict[str, Any]]) -> dict[str, list[dict[str,
             {
                 "n": point["n"],
                 "repeats": point["repeats"],
-                "exposure": _chart_number(readouts["exposure"]),
+                "exposure": chart_number(readouts["exposure"]),
                 "rank": readouts["rank"],
                 "ties": readouts["ties"],
             }
         )
     count = len(candidates())
     references = [
-        {"reference": "max", "bits": _chart_number(math.log2(count))},
-        {"reference": "chance", "bits": _chart_number(chance_exposure(count))},
+        {"reference": "max", "bits": chart_number(math.log2(count))},
+        {"reference": "chance", "bits": chart_number(chance_exposure(count))},
     ]
     return {"exposure_grid": rows, "exposure_references": references}
 

@@ -56,6 +56,23 @@ Text = Mapping[str, str]
 """A page string in every language, e.g. ``{"ko": "질의", "en": "Query"}``."""
 
 
+CHART_DIGITS = 6
+"""Significant digits that chart rows keep (see :func:`chart_number`)."""
+
+
+def chart_number(value: float, digits: int = CHART_DIGITS) -> float:
+    """``value`` rounded to ``digits`` significant digits for a chart row, with −0 as 0.
+
+    A chart needs no more precision than the eye sees; rounding keeps page data
+    small and free of last-bit noise. Readouts keep full precision (their format
+    rounds them for display).
+
+    >>> chart_number(0.1 + 0.2), chart_number(-1e-20 * 0), chart_number(123456789.0)
+    (0.3, 0.0, 123457000.0)
+    """
+    return float(f"{value:.{digits}g}") + 0.0
+
+
 def canonical_text(value: Scalar) -> str:
     """The value as it appears in the URL hash and the page data: stable and short.
 

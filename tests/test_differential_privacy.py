@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -18,6 +17,7 @@ from compute import differential_privacy as dp
 from compute.datasets import load_concrete
 from explorer.charts import named_datasets
 from explorer.lesson import Chart
+from explorer.runner import json_ready
 
 HYPOTHESIS = settings(database=None, deadline=None, max_examples=300)
 finite = {"allow_nan": False, "allow_infinity": False}
@@ -221,18 +221,6 @@ def results() -> dict[tuple[str, float, int], dict[str, Any]]:
     return {(p["query"], p["epsilon"], p["releases"]): dp.compute(**p) for p in dp.GRID}
 
 
-def json_leaves(value: Any) -> Iterator[Any]:
-    if isinstance(value, dict):
-        assert all(isinstance(key, str) for key in value)
-        for item in value.values():
-            yield from json_leaves(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from json_leaves(item)
-    else:
-        yield value
-
-
 def test_grid_is_the_documented_one():
     assert dp.GRID.names == ("query", "epsilon", "releases")
     assert dp.GRID.default == {"query": "count", "epsilon": 1.0, "releases": 5}
@@ -244,11 +232,7 @@ def test_grid_is_the_documented_one():
 
 def test_every_result_is_finite_json(results):
     for result in results.values():
-        json.dumps(result, allow_nan=False)
-        for leaf in json_leaves(result):
-            assert type(leaf) in (str, int, float)
-            if isinstance(leaf, float):
-                assert math.isfinite(leaf)
+        assert json_ready(result, "result") == result  # the build's own check: finite JSON
 
 
 def test_every_result_has_the_declared_readouts_and_datasets(results):

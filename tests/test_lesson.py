@@ -6,7 +6,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from explorer.lesson import SELECT_ABOVE, Column, Grid, Param, Readout, Table, canonical_text
+from explorer.lesson import (
+    SELECT_ABOVE,
+    Column,
+    Grid,
+    Param,
+    Readout,
+    Table,
+    canonical_text,
+    chart_number,
+)
 
 LABEL = {"ko": "값", "en": "Value"}
 
@@ -97,3 +106,11 @@ def test_readout_text(readout, value, lang, expected):
 def test_a_readout_is_silent_unless_it_is_announced():
     assert Readout("m", LABEL).announce is False
     assert Readout("status", LABEL, announce=True).announce is True
+
+
+def test_chart_numbers_keep_six_significant_digits_and_drop_negative_zero():
+    assert chart_number(0.1 + 0.2) == 0.3
+    assert chart_number(2 / 3) == 0.666667
+    assert chart_number(123456789.0) == 123457000.0
+    assert str(chart_number(-1e-300 * 1e-300)) == "0.0"  # −0.0 would print as "-0"
+    assert chart_number(2 / 3, digits=2) == 0.67
