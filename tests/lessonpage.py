@@ -167,6 +167,15 @@ class LessonPage:
         """The page's path relative to the site root."""
         return f"{PREFIX[lang]}{self.slug}.html"
 
+    def open(
+        self, context: BrowserContext, site: Site, lang: str, hash_: str = ""
+    ) -> tuple[Page, Watch]:
+        """Open the page in ``lang`` (at ``#hash_`` if given) and wait until it is interactive."""
+        path = self.path(lang) + (f"#{hash_}" if hash_ else "")
+        page, watch = open_page(context, site, path)
+        page.wait_for_selector(READY, state="attached")
+        return page, watch
+
     def key_of(self, state: State) -> str:
         return "-".join(str(state[p.name]) for p in self.grid.params)
 

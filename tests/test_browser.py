@@ -99,8 +99,7 @@ def test_controls_switch_charts_and_readouts_to_precomputed_points(
     context: BrowserContext, site: Site
 ):
     lang = LANGUAGES[0]
-    page, watch = open_page(context, site, DP.path(lang))
-    page.wait_for_selector(READY, state="attached")
+    page, watch = DP.open(context, site, lang)
     assert {name for name, _, _ in STEPS} == set(dp.GRID.names), "every control is moved"
     last = DP.drive(page, site, lang, STEPS)
     # The budget chart follows the number of releases through its signal.

@@ -8,7 +8,7 @@ against :func:`compute.licenses.evaluate`, run here.
 from __future__ import annotations
 
 import pytest
-from lessonpage import PREFIX, READY, TIMEOUT_MS, LessonPage, Site, open_page
+from lessonpage import PREFIX, TIMEOUT_MS, LessonPage, Site, open_page
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from compute import licenses as lic
@@ -65,8 +65,7 @@ STEPS: list[tuple[str, str, int]] = [
 def test_selectors_switch_the_verdict_to_what_evaluate_says(
     context: BrowserContext, site: Site, lang: str
 ):
-    page, watch = open_page(context, site, LICENSES.path(lang))
-    page.wait_for_selector(READY, state="attached")
+    page, watch = LICENSES.open(context, site, lang)
     assert page.evaluate("typeof window.vegaEmbed") == "undefined", "no charts, no Vega"
     assert {name for name, _, _ in STEPS} == set(lic.GRID.names), "every control is moved"
     # Three labelled drop-down lists holding every licence; the rest are radio buttons.
@@ -98,8 +97,7 @@ def test_selectors_switch_the_verdict_to_what_evaluate_says(
 @pytest.mark.browser
 def test_a_licence_list_works_by_keyboard(context: BrowserContext, site: Site):
     lang = LANGUAGES[0]
-    page, watch = open_page(context, site, LICENSES.path(lang))
-    page.wait_for_selector(READY, state="attached")
+    page, watch = LICENSES.open(context, site, lang)
     state = LICENSES.default_state()
     page.locator("select[data-param=model]").focus()
     page.keyboard.press("ArrowDown")
@@ -116,8 +114,7 @@ def test_a_shared_link_opens_its_verdict(context: BrowserContext, site: Site):
     hash_ = (
         "data=CC-BY-ND-4.0&model=Apache-2.0&code=MIT&commercial=false&share=true&combination=adapt"
     )
-    page, watch = open_page(context, site, f"{LICENSES.path(lang)}#{hash_}")
-    page.wait_for_selector(READY, state="attached")
+    page, watch = LICENSES.open(context, site, lang, hash_)
     state = {
         "data": INDEX["data"]["CC-BY-ND-4.0"],
         "model": INDEX["model"]["Apache-2.0"],

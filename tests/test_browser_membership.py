@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from lessonpage import PREFIX, READY, LessonPage, Site, open_page
+from lessonpage import LessonPage, Site
 from playwright.sync_api import BrowserContext, Page
 
 from compute import membership as mi
@@ -64,8 +64,7 @@ def assert_highlight_follows(page: Page, state: dict[str, int], lang: str) -> No
 def test_controls_move_every_chart_and_the_highlighted_epoch(
     context: BrowserContext, site: Site, lang: str
 ):
-    page, watch = open_page(context, site, MI.path(lang))
-    page.wait_for_selector(READY, state="attached")
+    page, watch = MI.open(context, site, lang)
     assert {name for name, _, _ in STEPS} == set(mi.GRID.names), "every control is moved"
     state = MI.default_state()
     assert_highlight_follows(page, state, lang)
@@ -84,8 +83,7 @@ def test_controls_move_every_chart_and_the_highlighted_epoch(
 @pytest.mark.browser
 def test_drive_redraws_exactly_the_charts_that_change(context: BrowserContext, site: Site):
     lang = LANGUAGES[0]
-    page, watch = open_page(context, site, MI.path(lang))
-    page.wait_for_selector(READY, state="attached")
+    page, watch = MI.open(context, site, lang)
     last = MI.drive(page, site, lang, STEPS)
     assert last["views"]["auc"]["signals"] == {"epochs": mi.EPOCHS[0]}
     watch.assert_clean("drive")
@@ -94,8 +92,7 @@ def test_drive_redraws_exactly_the_charts_that_change(context: BrowserContext, s
 @pytest.mark.browser
 def test_a_shared_hash_opens_that_point(context: BrowserContext, site: Site):
     lang = LANGUAGES[-1]
-    page, watch = open_page(context, site, f"{PREFIX[lang]}{SLUG}.html#epochs=2000&seed=2")
-    page.wait_for_selector(READY, state="attached")
+    page, watch = MI.open(context, site, lang, "epochs=2000&seed=2")
     state = {"epochs": mi.EPOCHS.index(2000), "seed": mi.SEEDS.index(2)}
     MI.wait_for_point(page, state)
     MI.assert_shows(page, state, lang)
@@ -108,8 +105,7 @@ def test_a_shared_hash_opens_that_point(context: BrowserContext, site: Site):
 @pytest.mark.browser
 def test_every_point_of_the_page_data_matches_compute(context: BrowserContext, site: Site):
     for lang in LANGUAGES:
-        page, watch = open_page(context, site, MI.path(lang))
-        page.wait_for_selector(READY, state="attached")
+        page, watch = MI.open(context, site, lang)
         points = page.evaluate("slug => window.EXPLORER_DATA[slug].points", SLUG)
         assert len(points) == len(mi.GRID)
         for point in mi.GRID:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from lessonpage import PREFIX, READY, LessonPage, Site, open_page
+from lessonpage import READY, LessonPage, Site, open_page
 from playwright.sync_api import BrowserContext, Page
 
 from compute import memorization as mem
@@ -62,8 +62,7 @@ def assert_ring_on_current_point(page: Page, point: dict[str, Any]) -> None:
 def test_keyboard_controls_move_readouts_charts_and_hash(
     context: BrowserContext, site: Site, lang: str
 ):
-    page, watch = open_page(context, site, LESSON.path(lang))
-    page.wait_for_selector(READY, state="attached")
+    page, watch = LESSON.open(context, site, lang)
     assert {name for name, _, _ in STEPS} == set(mem.GRID.names), "every control is moved"
     assert page.evaluate("window.location.hash") == ""
     assert_ring_on_current_point(page, mem.GRID.default)
@@ -86,8 +85,7 @@ def test_shared_hash_opens_each_point_and_the_ring_follows(
     context: BrowserContext, site: Site, lang: str
 ):
     n, repeats = VISITS[0]
-    page, watch = open_page(context, site, f"{PREFIX[lang]}{SLUG}.html#n={n}&repeats={repeats}")
-    page.wait_for_selector(READY, state="attached")
+    page, watch = LESSON.open(context, site, lang, f"n={n}&repeats={repeats}")
     for n, repeats in VISITS:
         page.evaluate("hash => { location.hash = hash; }", f"n={n}&repeats={repeats}")
         state = {"n": mem.CONTEXT_LENGTHS.index(n), "repeats": mem.REPEATS.index(repeats)}
