@@ -51,7 +51,7 @@ from compute.license_rules import (
     Text,
     rule,
 )
-from explorer.lesson import Column, Grid, Param, Readout, Table
+from explorer.lesson import LANGUAGES, Column, Grid, Param, Readout, Table
 
 Status = Literal["allowed", "not_allowed", "needs_permission", "needs_review"]
 Combination = Literal["aggregate", "adapt"]
@@ -533,25 +533,18 @@ def evaluate(
 
 # --- the lesson page ------------------------------------------------------------------
 
+_SHOWN_AS: dict[str, Text] = {
+    "LicenseRef-OpenRAIL-M": _text("OpenRAIL-M (LicenseRef)", "OpenRAIL-M (LicenseRef)"),
+    "LicenseRef-Llama-3-Community": _text(
+        "Llama 3 Community (LicenseRef)", "Llama 3 Community (LicenseRef)"
+    ),
+    "NOASSERTION": _text("NOASSERTION (알 수 없음)", "NOASSERTION (unknown)"),
+    "NONE": _text("NONE (라이선스 없음)", "NONE (no licence)"),
+}
+"""How the selectors show identifiers that do not explain themselves; others show as is."""
+
 LICENSE_LABELS: dict[str, tuple[str, ...]] = {
-    "ko": tuple(
-        {
-            "LicenseRef-OpenRAIL-M": "OpenRAIL-M (LicenseRef)",
-            "LicenseRef-Llama-3-Community": "Llama 3 Community (LicenseRef)",
-            "NOASSERTION": "NOASSERTION (알 수 없음)",
-            "NONE": "NONE (라이선스 없음)",
-        }.get(license_id, license_id)
-        for license_id in LICENSES
-    ),
-    "en": tuple(
-        {
-            "LicenseRef-OpenRAIL-M": "OpenRAIL-M (LicenseRef)",
-            "LicenseRef-Llama-3-Community": "Llama 3 Community (LicenseRef)",
-            "NOASSERTION": "NOASSERTION (unknown)",
-            "NONE": "NONE (no licence)",
-        }.get(license_id, license_id)
-        for license_id in LICENSES
-    ),
+    lang: tuple(_SHOWN_AS[i][lang] if i in _SHOWN_AS else i for i in LICENSES) for lang in LANGUAGES
 }
 
 GRID = Grid(
@@ -610,7 +603,7 @@ def _both(value: Text) -> dict[str, str]:
 
 
 def _parts_text(parts: Iterable[str], licenses: Mapping[str, str]) -> dict[str, str]:
-    return {lang: _named(parts, licenses, lang) for lang in ("ko", "en")}
+    return {lang: _named(parts, licenses, lang) for lang in LANGUAGES}
 
 
 def verdict_rows(verdict: Verdict, licenses: Mapping[str, str]) -> dict[str, list[dict[str, Any]]]:

@@ -127,7 +127,7 @@ class Param:
     @property
     def default_index(self) -> int:
         """Position of :attr:`default` in :attr:`values`."""
-        return self.values.index(self.default)
+        return self.index_of(self.default)
 
     @property
     def resolved_widget(self) -> Literal["slider", "choice", "select"]:
