@@ -709,7 +709,7 @@ def _conditions_text(codes: Iterable[str]) -> dict[str, str]:
     codes = list(dict.fromkeys(codes))
     if not codes:
         return _both(NONE_TEXT)
-    return {lang: ", ".join(CONDITION_SHORT[c][lang] for c in codes) for lang in ("ko", "en")}
+    return {lang: ", ".join(CONDITION_SHORT[c][lang] for c in codes) for lang in LANGUAGES}
 
 
 def rule_table_rows() -> list[dict[str, Any]]:
