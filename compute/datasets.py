@@ -9,8 +9,8 @@ A lesson reads a data file only through :func:`verify` (or a loader built on it,
 such as :func:`load_concrete`), so a file that changed without its provenance
 being updated stops the build with a message that says what to do.
 
-The checksum logic itself is :mod:`explorer.provenance`, shared with the build;
-like :mod:`explorer.lesson` it is plain Python, so this module stays usable on
+The checksum logic itself is :mod:`privacy_explorer.provenance`, shared with the build;
+like :mod:`privacy_explorer.lesson` it is plain Python, so this module stays usable on
 its own.
 """
 
@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from explorer import provenance
-from explorer.provenance import SOURCES_FILE, DataIntegrityError, sha256_of
+from privacy_explorer import provenance
+from privacy_explorer.provenance import SOURCES_FILE, DataIntegrityError, sha256_of
 
 __all__ = [
     "CONCRETE_DTYPES",
@@ -64,7 +64,7 @@ def verify(name: str, data_dir: Path = DATA_DIR) -> Path:
     """Check ``data_dir/name`` against its digest in ``data_dir/SOURCES.md``; return its path.
 
     Raises :class:`DataIntegrityError` naming the file, both digests and how to
-    fix it (see :func:`explorer.provenance.verify`).
+    fix it (see :func:`privacy_explorer.provenance.verify`).
     """
     return provenance.verify(name, data_dir)[0]
 

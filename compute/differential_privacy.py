@@ -53,7 +53,7 @@ Constants
     scales beyond both true answers (the density there is e⁻⁶ ≈ 0.25 % of
     its peak); see :func:`answer_grid`.
 Chart rows
-    carry numbers rounded by :func:`explorer.lesson.chart_number` (6
+    carry numbers rounded by :func:`privacy_explorer.lesson.chart_number` (6
     significant digits), which keeps the page data small and stable; readouts
     keep full precision and are rounded for display by their format.
 ``WIDTH``, ``HEIGHT`` and the colours
@@ -83,7 +83,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from compute.datasets import DATA_DIR, load_concrete
-from explorer.lesson import Chart, Grid, Param, Readout, chart_number
+from privacy_explorer.lesson import Chart, Grid, Param, Readout, chart_number
 
 DATA_FILES: tuple[str, ...] = ("concrete.csv",)
 
@@ -430,7 +430,7 @@ def compute(*, query: str, epsilon: float, releases: int) -> dict[str, dict[str,
         ``{"readouts": ..., "datasets": ...}`` as described by ``READOUTS`` and
         the charts. Readouts are plain numbers at full precision (except the
         unit string ``answer_unit``); chart rows are rounded to
-        six significant digits (:func:`~explorer.lesson.chart_number`).
+        six significant digits (:func:`~privacy_explorer.lesson.chart_number`).
     """
     _check_query(query)
     if not (math.isfinite(epsilon) and epsilon > 0):

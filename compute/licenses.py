@@ -51,7 +51,7 @@ from compute.license_rules import (
     Text,
     rule,
 )
-from explorer.lesson import LANGUAGES, Column, Grid, Param, Readout, Table
+from privacy_explorer.lesson import LANGUAGES, Column, Grid, Param, Readout, Table
 
 Status = Literal["allowed", "not_allowed", "needs_permission", "needs_review"]
 Combination = Literal["aggregate", "adapt"]

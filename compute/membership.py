@@ -81,7 +81,7 @@ Constants
 ``TARGET_FPR``
     0.1 %, the false-positive rate at which Carlini et al. report TPRs.
 Chart rows
-    carry 6 significant digits (:func:`explorer.lesson.chart_number`);
+    carry 6 significant digits (:func:`privacy_explorer.lesson.chart_number`);
     readouts keep full precision.
 """
 
@@ -103,7 +103,7 @@ import sklearn
 from sklearn.neural_network import MLPRegressor
 
 from compute.datasets import load_concrete
-from explorer.lesson import Chart, Grid, Param, Readout, chart_number
+from privacy_explorer.lesson import Chart, Grid, Param, Readout, chart_number
 
 DATA_FILES: tuple[str, ...] = ("concrete.csv",)
 
@@ -599,7 +599,7 @@ def compute(*, epochs: int, seed: int) -> dict[str, dict[str, Any]]:
     dict
         ``{"readouts": ..., "datasets": ...}``. Readouts are full-precision
         numbers; chart rows are rounded to six digits
-        (:func:`~explorer.lesson.chart_number`). The datasets ``curves`` and
+        (:func:`~privacy_explorer.lesson.chart_number`). The datasets ``curves`` and
         ``auc_curve`` cover every grid epoch of this seed, so the page draws
         them once per seed and highlights ``epochs``.
     """

@@ -66,7 +66,7 @@ import altair as alt
 import numpy as np
 
 from compute.datasets import DATA_DIR, load_constitution
-from explorer.lesson import Chart, Grid, Param, Readout, chart_number
+from privacy_explorer.lesson import Chart, Grid, Param, Readout, chart_number
 
 DATA_FILES: tuple[str, ...] = ("constitution-ko.txt",)
 
@@ -424,7 +424,7 @@ def compute(*, n: int, repeats: int) -> dict[str, dict[str, Any]]:
     dict
         ``{"readouts": ..., "datasets": ...}``: readouts at full precision,
         chart scores rounded to six significant digits
-        (:func:`~explorer.lesson.chart_number`).
+        (:func:`~privacy_explorer.lesson.chart_number`).
     """
     statute = statute_text()
     text = training_text(statute, repeats)

@@ -1,6 +1,6 @@
-"""``python -m explorer`` runs the same command line as the ``explorer`` script."""
+"""``python -m privacy_explorer`` runs the same command line as the ``explorer`` script."""
 
-from explorer.cli import main
+from privacy_explorer.cli import main
 
 if __name__ == "__main__":
     main()

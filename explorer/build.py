@@ -14,15 +14,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from explorer import charts as chart_tools
-from explorer.errors import ComputeError, ContentError, ExplorerError, location, raise_collected
-from explorer.lesson import LANGUAGES
-from explorer.links import PageSource, check_links
-from explorer.markup import ParsedMarkdown, parse_markdown
-from explorer.modules import LessonModule, load_module
-from explorer.project import Lesson, Project, discover_lessons, read_strings
-from explorer.provenance import verify_data_files
-from explorer.render import (
+from privacy_explorer import charts as chart_tools
+from privacy_explorer.errors import (
+    ComputeError,
+    ContentError,
+    ExplorerError,
+    location,
+    raise_collected,
+)
+from privacy_explorer.lesson import LANGUAGES
+from privacy_explorer.links import PageSource, check_links
+from privacy_explorer.markup import ParsedMarkdown, parse_markdown
+from privacy_explorer.modules import LessonModule, load_module
+from privacy_explorer.project import Lesson, Project, discover_lessons, read_strings
+from privacy_explorer.provenance import verify_data_files
+from privacy_explorer.render import (
     PageContext,
     data_script,
     default_rows,
@@ -31,7 +37,7 @@ from explorer.render import (
     make_environment,
     render_lesson,
 )
-from explorer.runner import GridRun, Progress, describe_point, json_ready, run_grid
+from privacy_explorer.runner import GridRun, Progress, describe_point, json_ready, run_grid
 
 STATIC_ASSETS = ("style.css", "explorer.js", "fonts/NotoSansMath-Regular.woff2", "fonts/OFL.txt")
 SITE_SIGNATURE = ("index.html", "assets/explorer.js")

@@ -18,9 +18,9 @@ from typing import Any
 
 import vl_convert
 
-from explorer.errors import ModuleError, location
-from explorer.lesson import Chart, Grid
-from explorer.runner import dumps, write_atomically
+from privacy_explorer.errors import ModuleError, location
+from privacy_explorer.lesson import Chart, Grid
+from privacy_explorer.runner import dumps, write_atomically
 
 VEGA_LITE_VERSION = "6.4"
 """Pinned so the bundle in the page and the SVG renderer agree."""

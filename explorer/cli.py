@@ -13,12 +13,12 @@ from pathlib import Path
 
 import click
 
-from explorer import __version__
-from explorer.build import Reporter, build
-from explorer.errors import ExplorerError
-from explorer.project import load_project
-from explorer.runner import Progress
-from explorer.serve import serve_site
+from privacy_explorer import __version__
+from privacy_explorer.build import Reporter, build
+from privacy_explorer.errors import ExplorerError
+from privacy_explorer.project import load_project
+from privacy_explorer.runner import Progress
+from privacy_explorer.serve import serve_site
 
 project_option = click.option(
     "--project",

@@ -34,7 +34,7 @@ class ContentError(ExplorerError):
 
 
 class ModuleError(ExplorerError):
-    """A compute module breaks the lesson contract (see ``explorer.lesson``)."""
+    """A compute module breaks the lesson contract (see ``privacy_explorer.lesson``)."""
 
 
 class ComputeError(ExplorerError):

@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from explorer.errors import ContentError, location
+from privacy_explorer.errors import ContentError, location
 
 FENCE = "---"
 

@@ -32,7 +32,7 @@ computed once from every grid point's result (keyed by :meth:`Grid.key`), shared
 by all points.
 
 The module imports nothing from ``explorer`` except this file and
-:mod:`explorer.provenance` (checksums of data files), both plain Python, so its
+:mod:`privacy_explorer.provenance` (checksums of data files), both plain Python, so its
 library functions stay reusable on their own.
 """
 

@@ -23,7 +23,7 @@ import markdown
 from latex2mathml.converter import convert as latex_to_mathml
 from markdown.extensions.toc import slugify_unicode
 
-from explorer.errors import ContentError, location
+from privacy_explorer.errors import ContentError, location
 
 DIRECTIVE = re.compile(r"\{\{<\s*(?P<kind>[A-Za-z_]+)(?P<args>[^>]*?)\s*>\}\}")
 BLOCK_KINDS = ("controls", "chart", "table")

@@ -1,6 +1,6 @@
 """Load the compute modules that lessons name, and check them against the contract.
 
-See :mod:`explorer.lesson` for what a module declares. Modules are imported from
+See :mod:`privacy_explorer.lesson` for what a module declares. Modules are imported from
 the project's ``compute/`` folder by file path, so two projects (say, the course
 and a test's sample project) never share a module object.
 """
@@ -18,8 +18,17 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar
 
-from explorer.errors import ModuleError, location, raise_collected
-from explorer.lesson import LANGUAGES, Chart, Column, Grid, Param, Readout, Table, canonical_text
+from privacy_explorer.errors import ModuleError, location, raise_collected
+from privacy_explorer.lesson import (
+    LANGUAGES,
+    Chart,
+    Column,
+    Grid,
+    Param,
+    Readout,
+    Table,
+    canonical_text,
+)
 
 T = TypeVar("T")
 IDENTIFIER = re.compile(r"^[a-z_][a-z0-9_]*$")
@@ -48,7 +57,7 @@ class LessonModule:
     data_files: tuple[str, ...]
     """Files in ``data/`` it reads."""
     summarize: Callable[..., Any] | None
-    """Optional whole-grid datasets (see :mod:`explorer.lesson`)."""
+    """Optional whole-grid datasets (see :mod:`privacy_explorer.lesson`)."""
     source_digest: str
     """SHA-256 over the module's source and the project modules it imports."""
 
@@ -239,7 +248,7 @@ def check_contract(module: ModuleType, name: str, path: Path, root: Path) -> Les
     problems: list[str] = []
     grid = getattr(module, "GRID", None)
     if not isinstance(grid, Grid):
-        problems.append(f"{where}: GRID must be an explorer.lesson.Grid, got {grid!r}")
+        problems.append(f"{where}: GRID must be an privacy_explorer.lesson.Grid, got {grid!r}")
     else:
         if not isinstance(grid.params, tuple | list) or not grid.params:
             problems.append(f"{where}: GRID needs at least one Param")

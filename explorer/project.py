@@ -2,7 +2,7 @@
 
 A project is a folder with ``site.yml``, ``content/<lang>/<slug>.md`` for every
 lesson and language, ``compute/`` for the lesson modules and ``data/`` for their
-data files. Nothing here runs a compute module; see :mod:`explorer.modules`.
+data files. Nothing here runs a compute module; see :mod:`privacy_explorer.modules`.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from typing import Any
 
 import yaml
 
-from explorer.errors import ContentError, location, raise_collected
-from explorer.frontmatter import SourceText, read_text, split_front_matter
-from explorer.lesson import LANGUAGES, Text
+from privacy_explorer.errors import ContentError, location, raise_collected
+from privacy_explorer.frontmatter import SourceText, read_text, split_front_matter
+from privacy_explorer.lesson import LANGUAGES, Text
 
 SITE_FILE = "site.yml"
 SLUG = re.compile(r"^[0-9]{2}-[a-z0-9]+(-[a-z0-9]+)*$")

@@ -17,7 +17,7 @@ import hashlib
 import re
 from pathlib import Path
 
-from explorer.errors import DataError, location
+from privacy_explorer.errors import DataError, location
 
 SOURCES_FILE = "SOURCES.md"
 """The provenance file inside a data folder."""

@@ -1,7 +1,7 @@
 """Render pages, page data and chart fallbacks from validated lessons and their results.
 
 Everything here returns text; nothing touches the disk. The build collects the
-files in memory and writes them all at once (see :mod:`explorer.build`).
+files in memory and writes them all at once (see :mod:`privacy_explorer.build`).
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from typing import Any
 
 import jinja2
 
-from explorer.charts import ChartSpec, with_data
-from explorer.lesson import Grid, Table
-from explorer.markup import Directive, ParsedMarkdown
-from explorer.modules import LessonModule
-from explorer.runner import dumps
+from privacy_explorer.charts import ChartSpec, with_data
+from privacy_explorer.lesson import Grid, Table
+from privacy_explorer.markup import Directive, ParsedMarkdown
+from privacy_explorer.modules import LessonModule
+from privacy_explorer.runner import dumps
 
 
 def make_environment(templates_dir: Path) -> jinja2.Environment:

@@ -24,9 +24,9 @@ from typing import Any
 
 from joblib import Parallel, delayed
 
-from explorer.errors import ComputeError, location
-from explorer.lesson import LANGUAGES, Grid, Scalar, canonical_text
-from explorer.modules import LessonModule, import_module_file
+from privacy_explorer.errors import ComputeError, location
+from privacy_explorer.lesson import LANGUAGES, Grid, Scalar, canonical_text
+from privacy_explorer.modules import LessonModule, import_module_file
 
 RESULT_FORMAT = 1
 """Bumped when the meaning of a cached file changes, invalidating every cache entry."""
@@ -47,7 +47,7 @@ class GridRun:
     lesson: str
     """The lesson slug."""
     results: dict[str, dict[str, Any]]
-    """Grid key (see :meth:`explorer.lesson.Grid.key`) -> validated result."""
+    """Grid key (see :meth:`privacy_explorer.lesson.Grid.key`) -> validated result."""
     computed: int
     """How many points were computed in this run."""
     cached: int

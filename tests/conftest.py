@@ -11,9 +11,9 @@ import pytest
 from lessonpage import TIMEOUT_MS, Site
 from playwright.sync_api import Browser, BrowserContext
 
-from explorer.build import BuildReport, build
-from explorer.project import load_project
-from explorer.serve import make_server
+from privacy_explorer.build import BuildReport, build
+from privacy_explorer.project import load_project
+from privacy_explorer.serve import make_server
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE = Path(__file__).resolve().parent / "sample_project"

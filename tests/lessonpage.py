@@ -17,7 +17,7 @@ from urllib.parse import unquote
 
 from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Response
 
-from explorer.lesson import LANGUAGES, Grid
+from privacy_explorer.lesson import LANGUAGES, Grid
 
 PREFIX = {lang: "" if i == 0 else f"{lang}/" for i, lang in enumerate(LANGUAGES)}
 """Where each language's pages sit, relative to the site root."""

@@ -15,8 +15,8 @@ from lessonpage import PREFIX, READY, TIMEOUT_MS, LessonPage, Site, open_page, s
 from playwright.sync_api import Browser, BrowserContext
 
 from compute import differential_privacy as dp
-from explorer.build import BuildReport
-from explorer.lesson import LANGUAGES
+from privacy_explorer.build import BuildReport
+from privacy_explorer.lesson import LANGUAGES
 
 SLUG = "03-differential-privacy"
 """The lesson whose controls are driven; its module is :mod:`compute.differential_privacy`."""

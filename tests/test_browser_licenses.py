@@ -12,7 +12,7 @@ from lessonpage import PREFIX, TIMEOUT_MS, LessonPage, Site, open_page
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from compute import licenses as lic
-from explorer.lesson import LANGUAGES
+from privacy_explorer.lesson import LANGUAGES
 
 SLUG = "04-licenses"
 LICENSES = LessonPage(lic, SLUG)

@@ -13,7 +13,7 @@ from lessonpage import LessonPage, Site
 from playwright.sync_api import BrowserContext, Page
 
 from compute import membership as mi
-from explorer.lesson import LANGUAGES
+from privacy_explorer.lesson import LANGUAGES
 
 SLUG = "02-membership-inference"
 MI = LessonPage(mi, SLUG)

@@ -13,7 +13,7 @@ from lessonpage import READY, LessonPage, Site, open_page
 from playwright.sync_api import BrowserContext, Page
 
 from compute import memorization as mem
-from explorer.lesson import LANGUAGES
+from privacy_explorer.lesson import LANGUAGES
 
 SLUG = "01-memorization"
 RING_COLOUR = mem.VERMILLION.lower()

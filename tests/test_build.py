@@ -28,12 +28,12 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from click.testing import CliRunner
 
-from explorer import render, runner
-from explorer.build import BuildReport, build, write_site
-from explorer.cli import cli
-from explorer.errors import ExplorerError
-from explorer.project import load_project
-from explorer.render import expand_page_data
+from privacy_explorer import render, runner
+from privacy_explorer.build import BuildReport, build, write_site
+from privacy_explorer.cli import cli
+from privacy_explorer.errors import ExplorerError
+from privacy_explorer.project import load_project
+from privacy_explorer.render import expand_page_data
 
 REPO = Path(__file__).resolve().parents[1]
 SVG_NAMESPACE = "{http://www.w3.org/2000/svg}"
@@ -412,7 +412,7 @@ import random
 
 import altair as alt
 
-from explorer.lesson import Chart, Grid, Param, Readout
+from privacy_explorer.lesson import Chart, Grid, Param, Readout
 
 GRID = Grid(
     (
@@ -644,7 +644,7 @@ def test_tables_show_the_default_point_and_the_whole_grid_rows(
 LETTERS_MODULE = '''\
 """A lesson with one parameter of many words: it gets a drop-down list."""
 
-from explorer.lesson import Grid, Param, Readout
+from privacy_explorer.lesson import Grid, Param, Readout
 
 LETTERS = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta")
 GRID = Grid(

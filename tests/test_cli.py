@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from explorer import __version__
-from explorer.cli import cli
-from explorer.serve import make_server
+from privacy_explorer import __version__
+from privacy_explorer.cli import cli
+from privacy_explorer.serve import make_server
 
 
 def invoke(*args: str) -> Result:
@@ -67,11 +67,11 @@ def test_version() -> None:
     assert result.output == f"explorer, version {__version__}\n"
 
 
-def test_python_m_explorer_prints_the_same_help_as_the_console_script(tmp_path: Path) -> None:
+def test_python_m_privacy_explorer_prints_the_same_help_as_the_console_script(tmp_path: Path) -> None:
     script = Path(sys.executable).parent / "explorer"
     assert script.is_file(), "install the project (pip install -e .) to get the explorer script"
     as_module = subprocess.run(
-        [sys.executable, "-m", "explorer", "--help"],
+        [sys.executable, "-m", "privacy_explorer", "--help"],
         capture_output=True,
         text=True,
         cwd=tmp_path,

@@ -15,9 +15,9 @@ from scipy import stats
 
 from compute import differential_privacy as dp
 from compute.datasets import load_concrete
-from explorer.charts import named_datasets
-from explorer.lesson import Chart
-from explorer.runner import json_ready
+from privacy_explorer.charts import named_datasets
+from privacy_explorer.lesson import Chart
+from privacy_explorer.runner import json_ready
 
 HYPOTHESIS = settings(database=None, deadline=None, max_examples=300)
 finite = {"allow_nan": False, "allow_infinity": False}

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 import pytest
 
-from explorer.cli import cli
+from privacy_explorer.cli import cli
 
 REPO = Path(__file__).resolve().parent.parent
 README = (REPO / "README.md").read_text("utf-8")

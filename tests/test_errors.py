@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from explorer.cli import cli
+from privacy_explorer.cli import cli
 
 Edit = Callable[[Path], None]
 

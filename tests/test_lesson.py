@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from explorer.lesson import (
+from privacy_explorer.lesson import (
     SELECT_ABOVE,
     Column,
     Grid,

@@ -18,9 +18,9 @@ from markupsafe import escape
 
 from compute import licenses as lic
 from compute.license_rules import LICENSES, RULES
-from explorer.build import build
-from explorer.project import load_project
-from explorer.render import COMPACT_POINTS_ABOVE, expand_page_data
+from privacy_explorer.build import build
+from privacy_explorer.project import load_project
+from privacy_explorer.render import COMPACT_POINTS_ABOVE, expand_page_data
 
 REPO = Path(__file__).resolve().parent.parent
 SLUG = "04-licenses"

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from explorer.errors import ContentError
-from explorer.markup import parse_markdown
+from privacy_explorer.errors import ContentError
+from privacy_explorer.markup import parse_markdown
 
 PAGE = Path("content/ko/09-x.md")
 

@@ -19,9 +19,9 @@ from sklearn.metrics import roc_curve as sklearn_roc_curve
 
 from compute import membership as mi
 from compute.datasets import load_concrete
-from explorer.charts import named_datasets
-from explorer.lesson import Chart
-from explorer.runner import json_ready
+from privacy_explorer.charts import named_datasets
+from privacy_explorer.lesson import Chart
+from privacy_explorer.runner import json_ready
 
 HYPOTHESIS = settings(database=None, deadline=None, max_examples=300)
 

@@ -26,11 +26,11 @@ from compute.datasets import (
     DataIntegrityError,
     load_constitution,
 )
-from explorer.build import build
-from explorer.charts import named_datasets
-from explorer.lesson import LANGUAGES, Chart
-from explorer.project import load_project
-from explorer.runner import json_ready
+from privacy_explorer.build import build
+from privacy_explorer.charts import named_datasets
+from privacy_explorer.lesson import LANGUAGES, Chart
+from privacy_explorer.project import load_project
+from privacy_explorer.runner import json_ready
 
 REPO = Path(__file__).resolve().parent.parent
 SLUG = "01-memorization"

@@ -9,8 +9,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from explorer.lesson import Grid, Param
-from explorer.runner import (
+from privacy_explorer.lesson import Grid, Param
+from privacy_explorer.runner import (
     BATCH_ABOVE,
     BATCH_SIZE,
     _read_cached,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import altair as alt
 
-from explorer.lesson import Chart, Column, Grid, Param, Readout, Table
+from privacy_explorer.lesson import Chart, Column, Grid, Param, Readout, Table
 
 DATA_FILES = ("rolls.csv",)
 DATA = Path(__file__).resolve().parent.parent / "data" / "rolls.csv"
