@@ -10,10 +10,13 @@ Modules
     ROC curve, AUC, TPR at FPR (the testbed's interpolated and the
     conservative reading), best accuracy, Clopper–Pearson and bootstrap
     intervals.
+``kde``
+    A Gaussian KDE equal to ``scipy.stats.gaussian_kde``, on log densities.
 ``validation``
     Input checks and :class:`SingularCovarianceError`.
 """
 
+from .kde import GaussianKDE, KDESample, fit_kde, kde_logpdf
 from .metrics import (
     auc,
     best_threshold_accuracy,
@@ -29,6 +32,8 @@ from .metrics import (
 from .validation import SingularCovarianceError
 
 __all__ = [
+    "GaussianKDE",
+    "KDESample",
     "SingularCovarianceError",
     "auc",
     "best_threshold_accuracy",
@@ -36,6 +41,8 @@ __all__ = [
     "bootstrap_tpr_ci",
     "chance_auc_spread",
     "clopper_pearson",
+    "fit_kde",
+    "kde_logpdf",
     "max_tpr_at_fpr",
     "roc_curve",
     "tpr_at_fpr",
