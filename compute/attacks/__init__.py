@@ -1,21 +1,29 @@
 """Membership attacks on synthetic data: Gen-LRA, its rivals, and the metrics to compare them.
 
-Scores are one number per target record, higher meaning "more likely a
-member" (a record the generator was trained on). The metrics take the scores
-of the true members and of the true non-members.
+Every attack is a function ``(targets, reference, synthetic, **options) ->
+scores``: one score per target record, higher meaning "more likely a member"
+(a record the generator was trained on). ``reference`` is a sample from the
+same population that the generator never saw; ``synthetic`` is its release.
+The metrics take the scores of the true members and of the true non-members.
 
 Modules
 -------
+``gen_lra``
+    :func:`gen_lra_scores`, the Generative Likelihood Ratio Attack, with the
+    exact rank-one shortcut for the refitted KDE.
 ``metrics``
     ROC curve, AUC, TPR at FPR (the testbed's interpolated and the
     conservative reading), best accuracy, Clopper–Pearson and bootstrap
     intervals.
 ``kde``
     A Gaussian KDE equal to ``scipy.stats.gaussian_kde``, on log densities.
+``neighbours``
+    k nearest records with a deterministic tie rule.
 ``validation``
     Input checks and :class:`SingularCovarianceError`.
 """
 
+from .gen_lra import gen_lra_scores
 from .kde import GaussianKDE, KDESample, fit_kde, kde_logpdf
 from .metrics import (
     auc,
@@ -42,6 +50,7 @@ __all__ = [
     "chance_auc_spread",
     "clopper_pearson",
     "fit_kde",
+    "gen_lra_scores",
     "kde_logpdf",
     "max_tpr_at_fpr",
     "roc_curve",
