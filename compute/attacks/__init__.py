@@ -11,6 +11,10 @@ Modules
 ``gen_lra``
     :func:`gen_lra_scores`, the Generative Likelihood Ratio Attack, with the
     exact rank-one shortcut for the refitted KDE.
+``rivals``
+    DCR, DCR-Diff, DOMIAS, density, Monte Carlo, DPI, classifier and LOGAN.
+``registry``
+    :data:`ATTACKS`, every attack by key with its display names and source.
 ``metrics``
     ROC curve, AUC, TPR at FPR (the testbed's interpolated and the
     conservative reading), best accuracy, Clopper–Pearson and bootstrap
@@ -37,9 +41,22 @@ from .metrics import (
     tpr_at_fpr,
     zero_fpr_upper_bound,
 )
+from .registry import ATTACKS, AttackSpec
+from .rivals import (
+    classifier_scores,
+    dcr_diff_scores,
+    dcr_scores,
+    density_scores,
+    domias_scores,
+    dpi_scores,
+    logan_scores,
+    monte_carlo_scores,
+)
 from .validation import SingularCovarianceError
 
 __all__ = [
+    "ATTACKS",
+    "AttackSpec",
     "GaussianKDE",
     "KDESample",
     "SingularCovarianceError",
@@ -48,11 +65,19 @@ __all__ = [
     "bootstrap_auc_ci",
     "bootstrap_tpr_ci",
     "chance_auc_spread",
+    "classifier_scores",
     "clopper_pearson",
+    "dcr_diff_scores",
+    "dcr_scores",
+    "density_scores",
+    "domias_scores",
+    "dpi_scores",
     "fit_kde",
     "gen_lra_scores",
     "kde_logpdf",
+    "logan_scores",
     "max_tpr_at_fpr",
+    "monte_carlo_scores",
     "roc_curve",
     "tpr_at_fpr",
     "zero_fpr_upper_bound",
