@@ -1,4 +1,4 @@
-r"""Gen-LRA: does adding a record to the reference sample explain the synthetic data better?
+"""Gen-LRA: does adding a record to the reference sample explain the synthetic data better?
 
 Threat model (no-box). The auditor holds the released synthetic data ``S``
 and a reference sample ``R`` (``n`` records) from the same population, but
@@ -35,24 +35,31 @@ determinant lemma::
     (a I + b w wᵀ)⁻¹ = (I − c w wᵀ) / a,       c = b / (a + b |w|²)
     log det Σ' = log det Σ + d log a + log(1 + (b/a) |w|²)
 
-So the Mahalanobis length under ``Σ'`` of any difference ``δ`` (whitened
-``δ̃``) is ``(|δ̃|² − c (w·δ̃)²) / a``: whitened distances plus projections
-onto ``w``, with no new factorisation. For a synthetic record ``s`` and a
-reference record ``r`` the matrix ``I − c w wᵀ`` turns this into
-``[|s̃|² − c (w·s̃)²] + [|r̃|² − c (w·r̃)²] − 2 (s̃ − c (w·s̃) w)·r̃``: one matrix
-product per chunk of targets gives every pair. With the refitted factor
-``f'`` (``α = 1 / (2 a f'²)``), the refitted log density at ``s`` is the
-log-sum-exp of ``n + 1`` kernel exponents, those of the ``n`` reference
-records and that of ``x*`` itself, minus ``log(n+1)`` and
-``½ log det(2π f'² Σ')``.
+So the squared Mahalanobis length ``δᵀ Σ'⁻¹ δ`` of any difference ``δ``
+(whitened ``δ̃ = L⁻¹ δ``) is ``(|δ̃|² − c (w·δ̃)²) / a``: whitened distances
+plus projections onto ``w``, with no new factorisation. With the refitted
+factor ``f'`` the kernel exponent is ``−δᵀ (f'² Σ')⁻¹ δ / 2 =
+−α (|δ̃|² − c (w·δ̃)²)`` with ``α = 1 / (2 a f'²)``. For a synthetic record
+``s`` and a reference record ``r`` (``δ̃ = s̃ − r̃``) the bracket expands to
+``[|s̃|² − c (w·s̃)²] + [|r̃|² − c (w·r̃)²] − 2 (s̃ − c (w·s̃) w)·r̃``: one
+matrix product per chunk of targets gives every pair. The refitted log
+density at ``s`` is the log-sum-exp of ``n + 1`` kernel exponents, those of
+the ``n`` reference records and that of ``x*`` itself (``δ̃ = s̃ − w``),
+minus ``log(n+1)`` and ``½ log det(2π f'² Σ')``.
 
 Cost: one Cholesky factorisation in all; per target, the ``k`` nearest
 synthetic records against the ``n`` reference records (``k n`` exponents,
 the same kernel work as evaluating a refitted KDE at ``k`` points, without
 the refit). The per-neighbour terms are computed for the largest ``k``
 requested, and cumulative sums give every smaller ``k`` for free. Targets are
-processed in chunks, so memory stays bounded whatever their number. The
-result equals the brute-force refit to about 1e-12 (tested against SciPy).
+processed in chunks, so memory stays bounded whatever their number.
+
+Accuracy: the scores agree with a brute force that refits SciPy's KDE per
+target to within 1e-8 (tested). Both lose accuracy in proportion to the
+condition number of ``Σ``; on an example with condition number 5e5 the
+shortcut, which factorises ``Σ`` once and never forms ``Σ'``, stays within
+1e-9 of an extended-precision reference (tested), closer than SciPy's own
+refit.
 """
 
 from __future__ import annotations
