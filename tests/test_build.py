@@ -54,6 +54,8 @@ SAMPLE_FILES = {
     "assets/style.css",
     "assets/explorer.js",
     "assets/vega.js",
+    "assets/fonts/NotoSansKRExplorer-Regular.woff2",
+    "assets/fonts/NotoSansKRExplorer-Bold.woff2",
     "assets/fonts/NotoSansMath-Regular.woff2",
     "assets/fonts/OFL.txt",
     "assets/data/01-dice.ko.js",

@@ -72,6 +72,8 @@ def test_the_wheel_installs_one_distinctive_top_level_name(wheel: Path) -> None:
         "privacy_explorer/site_templates/strings.yml",
         "privacy_explorer/site_templates/base.html",
         "privacy_explorer/site_templates/static/style.css",
+        "privacy_explorer/site_templates/static/fonts/NotoSansKRExplorer-Regular.ttf",
+        "privacy_explorer/site_templates/static/fonts/NotoSansKRExplorer-Bold.ttf",
         "privacy_explorer/site_templates/static/fonts/NotoSansMath-Regular.woff2",
         "privacy_explorer/site_templates/static/fonts/OFL.txt",
     ):
@@ -95,6 +97,7 @@ def test_the_installed_explorer_checks_builds_serves_and_cleans_a_project(
     run(explorer, "build", cwd=project)
     site = project / "build" / "site"
     assert (site / "index.html").is_file() and (site / "en" / "01-dice.html").is_file()
+    assert (site / "assets" / "fonts" / "NotoSansKRExplorer-Bold.woff2").is_file()
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
