@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,7 @@ from privacy_explorer.errors import ModuleError, location
 from privacy_explorer.fonts import (
     TEXT_FAMILY,
     ShippedFonts,
+    embedded_faces_css,
     missing_characters,
     register_for_charts,
 )
@@ -173,9 +175,12 @@ def render_svg(
 
     def produce() -> str:
         register_for_charts(fonts)
-        return vl_convert.vegalite_to_svg(dict(spec), vl_version=VEGA_LITE_VERSION)
+        svg = vl_convert.vegalite_to_svg(dict(spec), vl_version=VEGA_LITE_VERSION)
+        if missing_characters(svg_text(svg), fonts):
+            return svg  # refused below, whether it came from the cache or not
+        return _with_own_fonts(svg, fonts, cache_dir)
 
-    svg = _cached(cache_dir, f"fonts {fonts.fingerprint}\0{dumps(spec)}", ".svg", produce)
+    svg = _cached(cache_dir, f"fonts {fonts.fingerprint} embedded\0{dumps(spec)}", ".svg", produce)
     missing = missing_characters(svg_text(svg), fonts)
     if missing:
         shown = ", ".join(f"{char!r} (U+{ord(char):04X})" for char in missing[:5])
@@ -184,6 +189,17 @@ def render_svg(
             "use other characters, or add them to the font (site_templates/static/fonts/README.md)"
         )
     return svg
+
+
+def _with_own_fonts(svg: str, fonts: ShippedFonts, cache_dir: Path | None) -> str:
+    """``svg`` with the glyphs it draws embedded, so that it looks the same in an ``<img>``."""
+    text = svg_text(svg)
+    if not text.strip():
+        return svg
+    weights = (400, 700) if re.search(r'font-weight="(bold|[6-9]00)"', svg) else (400,)
+    css = embedded_faces_css(fonts, "".join(sorted(set(text))), weights, cache_dir)
+    opening_end = svg.index(">") + 1
+    return f"{svg[:opening_end]}<style>{css}</style>{svg[opening_end:]}"
 
 
 def svg_text(svg: str) -> str:

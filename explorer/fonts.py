@@ -12,6 +12,7 @@ characters the site's files contain; the same content gives the same bytes.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import io
 import os
@@ -141,6 +142,40 @@ def web_fonts(fonts: ShippedFonts, characters: str, cache_dir: Path | None) -> d
             cache_dir, f"{key}.woff2", lambda source=source: subset_woff2(source, characters)
         )
     return produced
+
+
+def embedded_faces_css(
+    fonts: ShippedFonts, characters: str, weights: tuple[int, ...], cache_dir: Path | None
+) -> str:
+    """``@font-face`` rules carrying the text face in ``weights`` as data, cut to ``characters``.
+
+    An SVG shown with ``<img>`` cannot load the page's fonts, so a chart's static
+    SVG brings the few glyphs it draws itself.
+    """
+    rules = []
+    for weight in weights:
+        name = TEXT_FACES[0] if weight < 600 else TEXT_FACES[1]
+        source = (fonts.folder / name).read_bytes()
+        key = hashlib.sha256(
+            "\0".join(
+                (
+                    SUBSET_RECIPE,
+                    fontTools.version,
+                    brotli.version,
+                    fonts.fingerprint,
+                    name,
+                    characters,
+                )
+            ).encode()
+        ).hexdigest()
+        data = _cached_bytes(
+            cache_dir, f"{key}.woff2", lambda source=source: subset_woff2(source, characters)
+        )
+        rules.append(
+            f'@font-face{{font-family:"{TEXT_FAMILY}";font-weight:{weight};'
+            f'src:url(data:font/woff2;base64,{base64.b64encode(data).decode()}) format("woff2")}}'
+        )
+    return "".join(rules)
 
 
 def _cached_bytes(cache_dir: Path | None, name: str, produce: Callable[[], bytes]) -> bytes:

@@ -507,7 +507,7 @@ def test_adding_a_lesson_as_the_readme_describes(sample_project: Path) -> None:
     runner = CliRunner()
     check = runner.invoke(cli, ["check", "--strict", "--project", str(sample_project), "-j", "1"])
     assert check.exit_code == 0, check.output
-    assert check.stdout == "OK: 2 lesson(s), 21 files, 0 warning(s).\n"
+    assert check.stdout == "OK: 2 lesson(s), 23 files, 0 warning(s).\n"
     result = runner.invoke(cli, ["build", "--project", str(sample_project), "-j", "1"])
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith(

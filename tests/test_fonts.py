@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import hashlib
 import io
@@ -11,6 +12,7 @@ import re
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -103,6 +105,19 @@ def test_the_site_ships_its_fonts_subset_to_what_its_pages_show(sample_project: 
     assert ord("눈") in korean.getBestCmap() and ord("뷁") not in korean.getBestCmap()
 
 
+def test_a_chart_svg_carries_the_glyphs_it_draws(sample_project: Path) -> None:
+    report = build(load_project(sample_project), write=False)
+    shipped = fonts.shipped_fonts(builtin_templates_dir())
+    for lang in ("ko", "en"):
+        svg = report.files[f"assets/charts/01-dice/faces.{lang}.svg"].decode("utf-8")
+        shown = set(charts.svg_text(svg)) & {chr(code) for code in shipped.coverage}
+        embedded = re.findall(r"font-weight:(\d+);src:url\(data:font/woff2;base64,([^)]+)\)", svg)
+        assert [weight for weight, _ in embedded] == ["400", "700"]  # the title is bold
+        for _, data in embedded:
+            font = TTFont(io.BytesIO(base64.b64decode(data)))
+            assert {chr(code) for code in font.getBestCmap()} == shown
+
+
 def test_the_svg_cache_key_holds_the_fonts(tmp_path: Path) -> None:
     shipped = fonts.shipped_fonts(builtin_templates_dir())
     spec = {
@@ -140,57 +155,78 @@ def test_a_chart_character_the_font_lacks_is_an_error(sample_project: Path) -> N
 
 MEASURE_WITHOUT_SHIPPED_FONTS = """
 import hashlib, vl_convert
-spec = {"mark": "text", "encoding": {"text": {"value": "반복 횟수에 따른 노출 점수"}},
+spec = {"mark": "text", "encoding": {"text": {"value": "반복 횟수에 따른 노출 점수 (bits)"}},
         "title": "문맥 길이"}
 print(hashlib.sha256(vl_convert.vegalite_to_svg(spec).encode()).hexdigest())
 """
 
 
-def machine_with_extra_font(tmp_path: Path) -> dict[str, str]:
-    """An environment whose user font folder holds one more Korean font than the machine's."""
+@dataclass(frozen=True)
+class Machine:
+    """How to run a command as if on a machine with other fonts installed."""
+
+    prefix: tuple[str, ...]
+    """Put before the command (empty, or an ``unshare`` that hides the system fonts)."""
+    env: dict[str, str]
+    """The environment (``XDG_DATA_HOME`` holds the user's fonts)."""
+
+    def run(self, *args: str) -> str:
+        result = subprocess.run(
+            [*self.prefix, *args], env=self.env, capture_output=True, text=True, check=False
+        )
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
+
+NO_SYSTEM_FONTS = (
+    "unshare", "--mount", "--propagation", "private",
+    "sh", "-c", 'mount -t tmpfs fonts /usr/share/fonts && exec "$@"', "sh",
+)  # fmt: skip
+"""Run a command where /usr/share/fonts is empty (needs root; other processes are not touched)."""
+
+
+def machines(tmp_path: Path) -> dict[str, Machine]:
+    """This machine, the same with one more Korean font, and (as root) one with no fonts at all."""
+    empty = tmp_path / "empty-xdg"
+    (empty / "fonts").mkdir(parents=True)
+    extra = tmp_path / "extra-xdg"
+    (extra / "fonts").mkdir(parents=True)
     font = TTFont(FONTS_DIR / fonts.TEXT_FACES[1])  # bold outlines: other widths
     for record in font["name"].names:
         if record.nameID in (1, 4):
             record.string = "Machine Sans"
-    folder = tmp_path / "xdg-data" / "fonts"
-    folder.mkdir(parents=True)
-    font.save(folder / "MachineSans.ttf")
-    return {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg-data")}
-
-
-def plain_machine(tmp_path: Path) -> dict[str, str]:
-    (tmp_path / "empty-xdg").mkdir()
-    return {**os.environ, "XDG_DATA_HOME": str(tmp_path / "empty-xdg")}
+    font.save(extra / "fonts" / "MachineSans.ttf")
+    found = {
+        "this machine": Machine((), {**os.environ, "XDG_DATA_HOME": str(empty)}),
+        "one more font": Machine((), {**os.environ, "XDG_DATA_HOME": str(extra)}),
+    }
+    bare = Machine(NO_SYSTEM_FONTS, {**os.environ, "XDG_DATA_HOME": str(empty)})
+    try:
+        bare.run("true")
+    except AssertionError:
+        return found  # not root, or no unshare: the two machines above still differ
+    return {**found, "no fonts": bare}
 
 
 def test_chart_svgs_are_the_same_whatever_fonts_the_machine_has(
     sample_project: Path, tmp_path: Path
 ) -> None:
-    machines = {"plain": plain_machine(tmp_path), "extra font": machine_with_extra_font(tmp_path)}
-    # The extra font is seen: text measured without the shipped fonts changes with it.
+    found = machines(tmp_path)
+    # Each machine really has other fonts: text measured without the shipped fonts differs.
     unshipped = {
-        label: subprocess.run(
-            [sys.executable, "-c", MEASURE_WITHOUT_SHIPPED_FONTS],
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-        for label, env in machines.items()
+        label: m.run(sys.executable, "-c", MEASURE_WITHOUT_SHIPPED_FONTS)
+        for label, m in found.items()
     }
-    assert unshipped["plain"] != unshipped["extra font"]
+    assert len(set(unshipped.values())) == len(found), unshipped
 
     sites = {}
-    for label, env in machines.items():
+    for label, machine in found.items():
         project = tmp_path / f"course-{label.replace(' ', '-')}"
         shutil.copytree(sample_project, project)  # a cold cache each time
-        subprocess.run(
-            [sys.executable, "-m", "privacy_explorer", "build", "--project", str(project)],
-            env=env,
-            capture_output=True,
-            check=True,
-        )
+        machine.run(sys.executable, "-m", "privacy_explorer", "build", "--project", str(project))
         sites[label] = snapshot(project / "build" / "site")
-    assert sites["plain"].keys() == sites["extra font"].keys()
-    for path in sorted(sites["plain"]):
-        assert sites["plain"][path] == sites["extra font"][path], path
+    (first_label, first), *others = sites.items()
+    for label, files in others:
+        assert files.keys() == first.keys()
+        for path in sorted(first):
+            assert files[path] == first[path], f"{path}: {label} differs from {first_label}"
