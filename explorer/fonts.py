@@ -48,7 +48,7 @@ class ShippedFonts:
     folder: Path
     """``static/fonts/`` of the templates in use."""
     fingerprint: str
-    """SHA-256 over the text faces' names and bytes: charts measured with other fonts differ."""
+    """SHA-256 over the text faces and the subsetting tools: chart SVGs depend on both."""
     coverage: frozenset[int]
     """Code points that every text face draws."""
 
@@ -56,7 +56,7 @@ class ShippedFonts:
 def shipped_fonts(templates_dir: Path) -> ShippedFonts:
     """The fonts under ``templates_dir/static/fonts``, checked to be present."""
     folder = templates_dir / "static" / "fonts"
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(f"{SUBSET_RECIPE} {fontTools.version} {brotli.version}".encode())
     coverage: set[int] | None = None
     for name in (*TEXT_FACES, MATH_FACE):
         if not (folder / name).is_file():
@@ -154,22 +154,12 @@ def embedded_faces_css(
     """
     rules = []
     for weight in weights:
-        name = TEXT_FACES[0] if weight < 600 else TEXT_FACES[1]
-        source = (fonts.folder / name).read_bytes()
-        key = hashlib.sha256(
-            "\0".join(
-                (
-                    SUBSET_RECIPE,
-                    fontTools.version,
-                    brotli.version,
-                    fonts.fingerprint,
-                    name,
-                    characters,
-                )
-            ).encode()
-        ).hexdigest()
+        path = fonts.folder / (TEXT_FACES[0] if weight < 600 else TEXT_FACES[1])
+        key = hashlib.sha256(f"{fonts.fingerprint}\0{path.name}\0{characters}".encode())
         data = _cached_bytes(
-            cache_dir, f"{key}.woff2", lambda source=source: subset_woff2(source, characters)
+            cache_dir,
+            f"{key.hexdigest()}.woff2",
+            lambda path=path: subset_woff2(path.read_bytes(), characters),
         )
         rules.append(
             f'@font-face{{font-family:"{TEXT_FAMILY}";font-weight:{weight};'
