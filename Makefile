@@ -7,7 +7,10 @@ BIN := $(VENV)/bin
 CHROMIUM ?= /usr/bin/chromium
 PORT ?= 8000
 
-.PHONY: site test serve check clean lint format
+# Every install takes its versions from constraints.txt, so two set-ups get the same packages.
+PIP_INSTALL := $(BIN)/python -m pip install --quiet -c constraints.txt
+
+.PHONY: site test serve check clean lint format lock
 
 # Create .venv, install the pinned dependencies and build build/site/.
 site: $(VENV)/.runtime-installed
@@ -38,14 +41,27 @@ lint: $(VENV)/.test-installed
 format: $(VENV)/.test-installed
 	$(BIN)/ruff format .
 
-$(VENV)/.runtime-installed: pyproject.toml
+# Rewrite constraints.txt in a scratch venv: pyproject.toml's pins, the newest of everything else.
+lock:
+	rm -rf build/lock-venv
+	$(PYTHON) -m venv build/lock-venv
+	build/lock-venv/bin/python -m pip install --quiet --upgrade pip setuptools
+	build/lock-venv/bin/python -m pip install --quiet --no-build-isolation '.[test]'
+	{ echo "# Every package of a set-up, direct or transitive, at one version: written by 'make lock'"; \
+	  echo "# from pyproject.toml's pins (see README.md, Dependencies). Do not edit by hand."; \
+	  build/lock-venv/bin/python -m pip freeze --all --exclude privacy-copyright-explorer; \
+	} > constraints.txt
+	rm -rf build/lock-venv
+
+# pip and setuptools come from constraints.txt too, and build the project without isolation.
+$(VENV)/.runtime-installed: pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e .
+	$(PIP_INSTALL) pip setuptools
+	$(PIP_INSTALL) --no-build-isolation -e .
 	touch $@
 
-$(VENV)/.test-installed: pyproject.toml $(VENV)/.runtime-installed
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+$(VENV)/.test-installed: pyproject.toml constraints.txt $(VENV)/.runtime-installed
+	$(PIP_INSTALL) --no-build-isolation -e '.[test]'
 	touch $@
 
 # Playwright cannot download its own browser here: the tests drive Debian's Chromium.

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from privacy_explorer import charts as chart_tools
+from privacy_explorer import fonts as font_tools
 from privacy_explorer.errors import (
     ComputeError,
     ContentError,
@@ -39,7 +40,8 @@ from privacy_explorer.render import (
 )
 from privacy_explorer.runner import GridRun, Progress, describe_point, json_ready, run_grid
 
-STATIC_ASSETS = ("style.css", "explorer.js", "fonts/NotoSansMath-Regular.woff2", "fonts/OFL.txt")
+STATIC_ASSETS = ("style.css", "explorer.js", "fonts/OFL.txt")
+"""Copied as they are; the fonts are subset to the site's characters (see fonts.web_fonts)."""
 SITE_SIGNATURE = ("index.html", "assets/explorer.js")
 """Files that mark a folder as a site this tool wrote (and so may replace)."""
 
@@ -346,6 +348,7 @@ def render_site(
     env = make_environment(project.templates_dir)
     strings = read_strings(project)
     asset_cache = project.build_dir / "assets-cache"
+    fonts = font_tools.shipped_fonts(project.templates_dir)
     files: dict[str, str | bytes] = {".nojekyll": ""}
     cards: dict[str, list[dict[str, str]]] = {lang: [] for lang in LANGUAGES}
     for position, item in enumerate(planned):
@@ -363,7 +366,10 @@ def render_site(
             for name, spec in specs.items():
                 svg_path = f"assets/charts/{lesson.slug}/{name}.{lang}.svg"
                 full = chart_tools.with_data(spec.spec, default_rows(spec, result, summary))
-                files[svg_path] = chart_tools.render_svg(full, asset_cache)
+                where = f"{location(module.path, None, root) if module else lesson.slug}: chart"
+                files[svg_path] = chart_tools.render_svg(
+                    full, fonts, asset_cache, f"{where} '{name}' ({lang})"
+                )
                 svg_href[name] = context.root + svg_path
             if module is not None and run is not None:
                 placed = {d.names[0] for d in item.parsed[lang].directives if d.kind == "table"}
@@ -411,6 +417,7 @@ def render_site(
     static = project.templates_dir / "static"
     for name in STATIC_ASSETS:
         files[f"assets/{name}"] = (static / name).read_bytes()
+    files.update(font_tools.web_fonts(fonts, font_tools.site_characters(files), asset_cache))
     return {
         path: content.encode("utf-8") if isinstance(content, str) else content
         for path, content in sorted(files.items())

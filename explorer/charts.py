@@ -11,19 +11,29 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import vl_convert
 
 from privacy_explorer.errors import ModuleError, location
+from privacy_explorer.fonts import (
+    TEXT_FAMILY,
+    ShippedFonts,
+    embedded_faces_css,
+    missing_characters,
+    register_for_charts,
+)
 from privacy_explorer.lesson import Chart, Grid
 from privacy_explorer.runner import dumps, write_atomically
 
 VEGA_LITE_VERSION = "6.4"
 """Pinned so the bundle in the page and the SVG renderer agree."""
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 @dataclass(frozen=True)
@@ -70,6 +80,7 @@ def chart_spec(chart: Chart, lang: str, grid: Grid, module_path: Path, root: Pat
             f"{where}: building the chart failed: {type(exc).__name__}: {exc}"
         ) from exc
     spec.pop("datasets", None)
+    _use_shipped_font(spec, where)
     # Vega puts the description into the live SVG's aria-label, for screen readers.
     spec.setdefault("description", chart.description[lang])
     if "values" in json.dumps(spec.get("data", {})):
@@ -103,6 +114,23 @@ def chart_spec(chart: Chart, lang: str, grid: Grid, module_path: Path, root: Pat
     )
 
 
+def _use_shipped_font(spec: dict[str, Any], where: str) -> None:
+    """Name the shipped text face in the chart's config; refuse any other font.
+
+    Text is measured at build time with the shipped face only, so that the
+    layout (legend widths, label offsets) is the same on every machine.
+    """
+    for node in _walk(spec):
+        for key, value in node.items():
+            if (key == "font" or key.endswith("Font")) and value != TEXT_FAMILY:
+                raise ModuleError(
+                    f"{where}: remove {key}={value!r}; every chart is drawn in the shipped "
+                    f"font {TEXT_FAMILY!r}, which the build sets"
+                )
+    config = spec.setdefault("config", {})
+    config["font"] = TEXT_FAMILY
+
+
 def with_data(
     spec: Mapping[str, Any], datasets: Mapping[str, list[dict[str, Any]]]
 ) -> dict[str, Any]:
@@ -114,6 +142,8 @@ def with_data(
 
 def _cached(cache_dir: Path | None, material: str, suffix: str, produce: Callable[[], str]) -> str:
     """``produce()``, stored under a hash of ``material`` and the vl-convert version.
+
+    ``material`` is everything else the output depends on (the spec, the fonts).
 
     SVG rendering and bundling dominate a rebuild in which no result changed, so
     their outputs are content-addressed like the results.
@@ -130,14 +160,52 @@ def _cached(cache_dir: Path | None, material: str, suffix: str, produce: Callabl
         return text
 
 
-def render_svg(spec: Mapping[str, Any], cache_dir: Path | None = None) -> str:
-    """The chart as a standalone SVG document (no scripts, no external references)."""
-    return _cached(
-        cache_dir,
-        dumps(spec),
-        ".svg",
-        lambda: vl_convert.vegalite_to_svg(dict(spec), vl_version=VEGA_LITE_VERSION),
-    )
+def render_svg(
+    spec: Mapping[str, Any],
+    fonts: ShippedFonts,
+    cache_dir: Path | None = None,
+    where: str = "chart",
+) -> str:
+    """The chart as a standalone SVG document (no scripts, no external references).
+
+    Its text is measured with the shipped ``fonts``, whose fingerprint is part
+    of the cache key. A character the fonts lack would be measured with
+    whatever font the machine has, so it is an error (``where`` names the chart).
+    """
+
+    def produce() -> str:
+        register_for_charts(fonts)
+        svg = vl_convert.vegalite_to_svg(dict(spec), vl_version=VEGA_LITE_VERSION)
+        if missing_characters(svg_text(svg), fonts):
+            return svg  # refused below, whether it came from the cache or not
+        return _with_own_fonts(svg, fonts, cache_dir)
+
+    svg = _cached(cache_dir, f"fonts {fonts.fingerprint} embedded\0{dumps(spec)}", ".svg", produce)
+    missing = missing_characters(svg_text(svg), fonts)
+    if missing:
+        shown = ", ".join(f"{char!r} (U+{ord(char):04X})" for char in missing[:5])
+        raise ModuleError(
+            f"{where}: the chart shows {shown}, which the shipped font {TEXT_FAMILY!r} lacks; "
+            "use other characters, or add them to the font (site_templates/static/fonts/README.md)"
+        )
+    return svg
+
+
+def _with_own_fonts(svg: str, fonts: ShippedFonts, cache_dir: Path | None) -> str:
+    """``svg`` with the glyphs it draws embedded, so that it looks the same in an ``<img>``."""
+    text = svg_text(svg)
+    if not text.strip():
+        return svg
+    weights = (400, 700) if re.search(r'font-weight="(bold|[6-9]00)"', svg) else (400,)
+    css = embedded_faces_css(fonts, "".join(sorted(set(text))), weights, cache_dir)
+    opening_end = svg.index(">") + 1
+    return f"{svg[:opening_end]}<style>{css}</style>{svg[opening_end:]}"
+
+
+def svg_text(svg: str) -> str:
+    """The text of every ``<text>`` element of ``svg``, one per line."""
+    root = ElementTree.fromstring(svg)
+    return "\n".join("".join(node.itertext()) for node in root.iter(f"{SVG}text"))
 
 
 def vega_bundle(cache_dir: Path | None = None) -> str:

@@ -7,6 +7,7 @@ data files. Nothing here runs a compute module; see :mod:`privacy_explorer.modul
 
 from __future__ import annotations
 
+import importlib.resources
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +29,13 @@ FRONT_MATTER_KEYS = {
     "compute": "the compute module in compute/ (without .py), if the lesson is interactive",
 }
 REQUIRED_KEYS = ("title", "summary", "order")
-BUILTIN_TEMPLATES = Path(__file__).resolve().parent.parent / "site_templates"
+BUILTIN_TEMPLATES = "privacy_explorer.site_templates"
+"""The default templates, package data of the wheel (the repository's site_templates/)."""
+
+
+def builtin_templates_dir() -> Path:
+    """Where the installed default templates are on disk."""
+    return Path(str(importlib.resources.files(BUILTIN_TEMPLATES)))
 
 
 @dataclass(frozen=True)
@@ -61,7 +68,7 @@ class Project:
     def templates_dir(self) -> Path:
         """The project's ``site_templates/`` if it has one, else the explorer's own."""
         own = self.root / "site_templates"
-        return own if own.is_dir() else BUILTIN_TEMPLATES
+        return own if own.is_dir() else builtin_templates_dir()
 
     @property
     def build_dir(self) -> Path:

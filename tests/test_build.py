@@ -54,6 +54,8 @@ SAMPLE_FILES = {
     "assets/style.css",
     "assets/explorer.js",
     "assets/vega.js",
+    "assets/fonts/NotoSansKRExplorer-Regular.woff2",
+    "assets/fonts/NotoSansKRExplorer-Bold.woff2",
     "assets/fonts/NotoSansMath-Regular.woff2",
     "assets/fonts/OFL.txt",
     "assets/data/01-dice.ko.js",
@@ -505,7 +507,7 @@ def test_adding_a_lesson_as_the_readme_describes(sample_project: Path) -> None:
     runner = CliRunner()
     check = runner.invoke(cli, ["check", "--strict", "--project", str(sample_project), "-j", "1"])
     assert check.exit_code == 0, check.output
-    assert check.stdout == "OK: 2 lesson(s), 21 files, 0 warning(s).\n"
+    assert check.stdout == "OK: 2 lesson(s), 23 files, 0 warning(s).\n"
     result = runner.invoke(cli, ["build", "--project", str(sample_project), "-j", "1"])
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith(

@@ -213,10 +213,30 @@
     });
   };
 
+  // Vega measures chart text when it embeds a chart: load the charts' font first, in both
+  // weights, or labels are laid out with a fallback font. A font that fails to load is no error.
+  function loadChartFont(figures) {
+    if (!figures.length || !document.fonts || !document.fonts.load) return Promise.resolve();
+    var config = JSON.parse(figures[0].querySelector("[data-chart-spec]").textContent).config;
+    if (!config || !config.font) return Promise.resolve();
+    var family = '"' + config.font + '"';
+    return Promise.all([
+      document.fonts.load("400 12px " + family),
+      document.fonts.load("700 12px " + family)
+    ]).catch(function () {});
+  }
+
   Lesson.prototype.embedCharts = function () {
     var self = this;
     var failedNote = this.article.dataset.chartFailed;
     var figures = this.article.querySelectorAll("[data-chart]");
+    return loadChartFont(figures).then(function () {
+      return self.embedEachChart(figures, failedNote);
+    });
+  };
+
+  Lesson.prototype.embedEachChart = function (figures, failedNote) {
+    var self = this;
     return Promise.all(Array.prototype.map.call(figures, function (figure) {
       var name = figure.dataset.chart;
       var spec = JSON.parse(figure.querySelector("[data-chart-spec]").textContent);

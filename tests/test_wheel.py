@@ -1,0 +1,126 @@
+"""The wheel on its own: built, installed into a fresh venv, and used on a copy of a project.
+
+Run alone with ``pytest -m wheel``. Installing the dependencies takes a while the
+first time; pip's cache makes later runs quick.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLE = Path(__file__).resolve().parent / "sample_project"
+
+pytestmark = pytest.mark.wheel
+
+
+def run(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run(
+        [str(arg) for arg in args], cwd=cwd, capture_output=True, text=True, timeout=900
+    )
+    assert result.returncode == 0, f"{args}\n{result.stdout}\n{result.stderr}"
+    return result
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project's wheel, built from a copy of the repository (nothing is written to it)."""
+    source = tmp_path_factory.mktemp("source")
+    for name in ("explorer", "site_templates"):
+        shutil.copytree(
+            REPO / name, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+        )
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, source / name)
+    out = tmp_path_factory.mktemp("dist")
+    # The venv's own pinned setuptools builds it, as `make site` does: no download.
+    run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+        "-w", out, source)  # fmt: skip
+    (found,) = out.glob("*.whl")
+    return found
+
+
+@pytest.fixture(scope="module")
+def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh venv with the wheel and its dependencies at the versions of constraints.txt."""
+    venv = tmp_path_factory.mktemp("venv") / "venv"
+    run(sys.executable, "-m", "venv", venv)
+    run(venv / "bin" / "python", "-m", "pip", "install", "--quiet",
+        "-c", REPO / "constraints.txt", wheel)  # fmt: skip
+    return venv / "bin"
+
+
+def test_the_wheel_installs_one_distinctive_top_level_name(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        (top_level,) = [name for name in names if name.endswith(".dist-info/top_level.txt")]
+        assert archive.read(top_level).decode().split() == ["privacy_explorer"]
+    tops = {
+        name.split("/", 1)[0] for name in names if not name.split("/", 1)[0].endswith(".dist-info")
+    }
+    assert tops == {"privacy_explorer"}
+    for packaged in (
+        "privacy_explorer/site_templates/strings.yml",
+        "privacy_explorer/site_templates/base.html",
+        "privacy_explorer/site_templates/static/style.css",
+        "privacy_explorer/site_templates/static/fonts/NotoSansKRExplorer-Regular.ttf",
+        "privacy_explorer/site_templates/static/fonts/NotoSansKRExplorer-Bold.ttf",
+        "privacy_explorer/site_templates/static/fonts/NotoSansMath-Regular.woff2",
+        "privacy_explorer/site_templates/static/fonts/OFL.txt",
+    ):
+        assert packaged in names, packaged
+    assert not any(name.startswith("compute/") for name in names)
+
+
+def test_the_installed_explorer_checks_builds_serves_and_cleans_a_project(
+    installed: Path, tmp_path: Path
+) -> None:
+    project = tmp_path / "course"
+    shutil.copytree(SAMPLE, project, ignore=shutil.ignore_patterns("build"))
+    explorer = installed / "explorer"
+    # The installed package, not this checkout, is what runs.
+    where = run(
+        installed / "python", "-c", "import privacy_explorer; print(privacy_explorer.__file__)"
+    )
+    assert str(installed.parent) in where.stdout
+
+    run(explorer, "check", cwd=project)
+    run(explorer, "build", cwd=project)
+    site = project / "build" / "site"
+    assert (site / "index.html").is_file() and (site / "en" / "01-dice.html").is_file()
+    assert (site / "assets" / "fonts" / "NotoSansKRExplorer-Bold.woff2").is_file()
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [str(explorer), "serve", "--port", str(port)],
+        cwd=project,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
+                    assert response.read() == (site / "index.html").read_bytes()
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, "explorer serve did not answer"
+                time.sleep(0.2)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+    run(explorer, "clean", cwd=project)
+    assert not (project / "build").exists()
