@@ -7,9 +7,11 @@ a failed build leaves the previous site untouched.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
-from collections.abc import Callable
+import traceback
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +21,7 @@ from privacy_explorer.errors import (
     ComputeError,
     ContentError,
     ExplorerError,
+    exit_call,
     location,
     raise_collected,
 )
@@ -26,7 +29,7 @@ from privacy_explorer.lesson import LANGUAGES
 from privacy_explorer.links import PageSource, check_links
 from privacy_explorer.markup import ParsedMarkdown, parse_markdown
 from privacy_explorer.modules import LessonModule, load_module
-from privacy_explorer.project import Lesson, Project, discover_lessons, read_strings
+from privacy_explorer.project import Lesson, Project, discover_lessons
 from privacy_explorer.provenance import verify_data_files
 from privacy_explorer.render import (
     PageContext,
@@ -34,10 +37,10 @@ from privacy_explorer.render import (
     default_rows,
     lesson_data,
     live_tables,
-    make_environment,
     render_lesson,
 )
 from privacy_explorer.runner import GridRun, Progress, describe_point, json_ready, run_grid
+from privacy_explorer.templates import SiteTemplates, load_templates, template_errors
 
 STATIC_ASSETS = ("style.css", "explorer.js", "fonts/NotoSansMath-Regular.woff2", "fonts/OFL.txt")
 SITE_SIGNATURE = ("index.html", "assets/explorer.js")
@@ -198,6 +201,11 @@ def _summary(planned: PlannedLesson, run: GridRun, root: Path) -> dict[str, list
         summary = json_ready(module.summarize(run.results), "summary")
     except ValueError as exc:
         raise ComputeError(f"{where} returned an unusable value: {exc}") from None
+    except SystemExit as exc:
+        raise ComputeError(
+            f"{where} called {exit_call(exc)}; it must return datasets, or raise an exception "
+            "that says what is wrong"
+        ) from None
     except Exception as exc:
         raise ComputeError(f"{where} raised {type(exc).__name__}: {exc}") from exc
     if not isinstance(summary, dict) or any(not isinstance(v, list) for v in summary.values()):
@@ -340,11 +348,11 @@ def render_site(
     report: BuildReport,
     reporter: Reporter,
     jobs: int,
+    templates: SiteTemplates,
 ) -> dict[str, bytes]:
     """Compute every lesson's grid and render every file of the site, in memory."""
     root = project.root
-    env = make_environment(project.templates_dir)
-    strings = read_strings(project)
+    env, strings = templates.env, templates.strings
     asset_cache = project.build_dir / "assets-cache"
     files: dict[str, str | bytes] = {".nojekyll": ""}
     cards: dict[str, list[dict[str, str]]] = {lang: [] for lang in LANGUAGES}
@@ -408,9 +416,8 @@ def render_site(
         index_hrefs={lang: site_path(lang, "index.html") for lang in LANGUAGES},
     )
     files["assets/vega.js"] = chart_tools.vega_bundle(asset_cache)
-    static = project.templates_dir / "static"
-    for name in STATIC_ASSETS:
-        files[f"assets/{name}"] = (static / name).read_bytes()
+    for name, content in templates.static.items():
+        files[f"assets/{name}"] = content
     return {
         path: content.encode("utf-8") if isinstance(content, str) else content
         for path, content in sorted(files.items())
@@ -467,6 +474,33 @@ def write_site(files: dict[str, bytes], out: Path) -> None:
     shutil.rmtree(retired, ignore_errors=True)
 
 
+@contextlib.contextmanager
+def _modules_may_not_exit(project: Project) -> Iterator[None]:
+    """A lesson module that calls sys.exit() stops the build with an error, never with status 0.
+
+    Compute and summarize() are caught where they run; this catches the rest
+    (a chart builder, say) and names the project file and line that exited.
+    """
+    try:
+        yield
+    except SystemExit as exc:
+        root = project.root.resolve()
+        frames = [
+            frame
+            for frame in traceback.extract_tb(exc.__traceback__)
+            if Path(frame.filename).resolve().is_relative_to(root)
+        ]
+        where = (
+            location(Path(frames[-1].filename), frames[-1].lineno, project.root)
+            if frames
+            else "a lesson module"
+        )
+        raise ComputeError(
+            f"{where}: called {exit_call(exc)} during the build; a module must never end the "
+            "build: raise an exception that says what is wrong instead"
+        ) from None
+
+
 def build(
     project: Project,
     out: Path | None = None,
@@ -489,8 +523,10 @@ def build(
         raise_collected([f"{w} (an error under --strict)" for w in report.warnings])
     for warning in report.warnings:
         reporter.warning(warning)
-    report.files = render_site(project, planned, report, reporter, jobs)
-    check_links(report.files, page_sources(planned, project.root))
+    templates = load_templates(project, STATIC_ASSETS)
+    with _modules_may_not_exit(project), template_errors(project):
+        report.files = render_site(project, planned, report, reporter, jobs, templates)
+        check_links(report.files, page_sources(planned, project.root))
     if write:
         report.out = (out or project.build_dir / "site").resolve()
         write_site(report.files, report.out)

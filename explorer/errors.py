@@ -49,6 +49,11 @@ class LinkError(ExplorerError):
     """A page links to a file or anchor that the site does not contain."""
 
 
+def exit_call(exc: SystemExit) -> str:
+    """``sys.exit(0)``: how a module that raised ``exc`` stopped, as its author wrote it."""
+    return "sys.exit()" if exc.code is None else f"sys.exit({exc.code!r})"
+
+
 class Problems(ExplorerError):
     """Several problems found while validating; all are reported at once."""
 

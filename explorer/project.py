@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from privacy_explorer.errors import ContentError, location, raise_collected
-from privacy_explorer.frontmatter import SourceText, read_text, split_front_matter
+from privacy_explorer.frontmatter import SourceText, duplicate_key, read_text, split_front_matter
 from privacy_explorer.lesson import LANGUAGES, Text
 
 SITE_FILE = "site.yml"
@@ -120,13 +120,20 @@ def load_project(root: Path) -> Project:
             f"(one with {SITE_FILE}, content/ and compute/) or pass --project DIR"
         )
     try:
-        data = yaml.safe_load(read_text(site_file, root))
+        text = read_text(site_file, root)
+        data = yaml.safe_load(text)
+        twice = duplicate_key(yaml.compose(text, Loader=yaml.SafeLoader))
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else None
         raise ContentError(
             f"{location(site_file, line, root)}: malformed YAML: {exc.problem}"
         ) from None
     where = location(site_file, None, root)
+    if twice is not None:
+        raise ContentError(
+            f"{location(site_file, twice[2] + 1, root)}: '{twice[0]}' is given twice "
+            f"(first on line {twice[1] + 1}); keep one of them"
+        )
     if not isinstance(data, dict):
         raise ContentError(f"{where}: expected 'title:' and 'description:' keys")
     return Project(

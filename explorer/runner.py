@@ -24,8 +24,8 @@ from typing import Any
 
 from joblib import Parallel, delayed
 
-from privacy_explorer.errors import ComputeError, location
-from privacy_explorer.lesson import LANGUAGES, Grid, Scalar, canonical_text
+from privacy_explorer.errors import ComputeError, exit_call, location
+from privacy_explorer.lesson import LANGUAGES, Grid, Readout, Scalar, canonical_text
 from privacy_explorer.modules import LessonModule, import_module_file
 
 RESULT_FORMAT = 1
@@ -111,6 +111,11 @@ def _compute_in_worker(path: str, root: str, point: dict[str, Scalar]) -> tuple[
     module = import_module_file(Path(path), Path(root))
     try:
         result = module.compute(**point)
+    except SystemExit as exc:  # a module must not end the build, least of all with status 0
+        return False, (
+            f"called {exit_call(exc)}; compute() must return a result, "
+            "or raise an exception that says what is wrong"
+        )
     except Exception as exc:
         return False, f"raised {type(exc).__name__}: {exc}"
     try:
@@ -148,12 +153,35 @@ def check_result(result: Any, module: LessonModule) -> None:
         if not isinstance(rows, list) or any(not isinstance(row, dict) for row in rows):
             raise ValueError(f"result['datasets']['{name}'] must be a list of row dicts")
     for name, value in result["readouts"].items():
-        per_language = isinstance(value, dict) and all(
-            isinstance(value.get(lang), str) for lang in LANGUAGES
+        _check_readout(name, value, module.readouts.get(name))
+
+
+def _check_readout(name: str, value: Any, readout: Readout | None) -> None:
+    """Raise ValueError unless the readout's value is one the page can show in every language."""
+    example = ", ".join(f"'{lang}': ..." for lang in LANGUAGES)
+    if value is None:
+        raise ValueError(f"readout '{name}' is None; return a number, a text or {{{example}}}")
+    if isinstance(value, bool):
+        raise ValueError(
+            f"readout '{name}' is {value}, a bool; return a number or a text ({{{example}}} "
+            "gives a word per language)"
         )
-        if isinstance(value, dict | list) and not per_language:
-            example = ", ".join(f"'{lang}': ..." for lang in LANGUAGES)
-            raise ValueError(f"readout '{name}' must be a number, a text or {{{example}}}")
+    per_language = isinstance(value, dict) and all(
+        isinstance(value.get(lang), str) for lang in LANGUAGES
+    )
+    if isinstance(value, dict | list) and not per_language:
+        raise ValueError(f"readout '{name}' must be a number, a text or {{{example}}}")
+    if readout is None:
+        return
+    try:
+        for lang in LANGUAGES:
+            readout.text(value, lang)
+    except (ValueError, TypeError) as exc:
+        fix = "a whole number (int(...))" if "'d'" in str(exc) else "a value that fits it"
+        raise ValueError(
+            f"readout '{name}' is {value!r}, which its format {readout.format!r} cannot show "
+            f"({exc}); return {fix}, or change the format in READOUTS"
+        ) from None
 
 
 def cache_key(

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from privacy_explorer.lesson import Grid, Param
+from privacy_explorer.lesson import Grid, Param, Readout
 from privacy_explorer.runner import (
     BATCH_ABOVE,
     BATCH_SIZE,
@@ -21,7 +21,8 @@ from privacy_explorer.runner import (
     plan_batches,
 )
 
-MODULE = SimpleNamespace(readouts={"scale": None})
+MODULE = SimpleNamespace(readouts={"scale": Readout("scale", {"ko": "척도", "en": "Scale"})})
+COUNTED = SimpleNamespace(readouts={"rolls": Readout("rolls", {"ko": "횟수", "en": "Rolls"}, "d")})
 
 
 def test_numpy_scalars_become_python_numbers():
@@ -86,6 +87,34 @@ def test_a_batch_is_named_by_its_keys_and_a_single_point_by_its_own_key():
     assert batch_name(["a" * 64]) == "a" * 64
     assert batch_name(["a", "b"]) == hashlib.sha256(b"a\nb").hexdigest()
     assert batch_name(["a", "b"]) != batch_name(["b", "a"])
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (None, "readout 'scale' is None; return a number, a text or {'ko': ..., 'en': ...}"),
+        (
+            True,
+            "readout 'scale' is True, a bool; return a number or a text "
+            "({'ko': ..., 'en': ...} gives a word per language)",
+        ),
+    ],
+)
+def test_a_readout_the_page_would_show_as_none_or_true_is_refused(value, message):
+    with pytest.raises(ValueError) as caught:
+        check_result({"readouts": {"scale": value}}, MODULE)
+    assert str(caught.value) == message
+
+
+def test_a_readout_its_format_cannot_show_is_refused():
+    with pytest.raises(ValueError) as caught:
+        check_result({"readouts": {"rolls": 9.5}}, COUNTED)
+    assert str(caught.value) == (
+        "readout 'rolls' is 9.5, which its format 'd' cannot show (Unknown format code 'd' for "
+        "object of type 'float'); return a whole number (int(...)), or change the format in "
+        "READOUTS"
+    )
+    check_result({"readouts": {"rolls": 9}}, COUNTED)
 
 
 def test_a_batch_is_read_only_when_every_key_is_there(tmp_path):
