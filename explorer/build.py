@@ -8,8 +8,6 @@ a failed build leaves the previous site untouched.
 from __future__ import annotations
 
 import contextlib
-import os
-import shutil
 import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -21,6 +19,7 @@ from privacy_explorer.errors import (
     ComputeError,
     ContentError,
     ExplorerError,
+    OutputError,
     exit_call,
     location,
     raise_collected,
@@ -29,6 +28,7 @@ from privacy_explorer.lesson import LANGUAGES
 from privacy_explorer.links import PageSource, check_links
 from privacy_explorer.markup import ParsedMarkdown, parse_markdown
 from privacy_explorer.modules import LessonModule, load_module
+from privacy_explorer.output import BuildLock, check_target, write_site
 from privacy_explorer.project import Lesson, Project, discover_lessons
 from privacy_explorer.provenance import verify_data_files
 from privacy_explorer.render import (
@@ -43,8 +43,8 @@ from privacy_explorer.runner import GridRun, Progress, describe_point, json_read
 from privacy_explorer.templates import SiteTemplates, load_templates, template_errors
 
 STATIC_ASSETS = ("style.css", "explorer.js", "fonts/NotoSansMath-Regular.woff2", "fonts/OFL.txt")
-SITE_SIGNATURE = ("index.html", "assets/explorer.js")
-"""Files that mark a folder as a site this tool wrote (and so may replace)."""
+
+__all__ = ["BuildReport", "Reporter", "build", "plan", "render_site", "write_site"]
 
 
 @dataclass
@@ -438,40 +438,13 @@ def page_sources(planned: list[PlannedLesson], root: Path) -> dict[str, PageSour
     return sources
 
 
-def write_site(files: dict[str, bytes], out: Path) -> None:
-    """Write ``files`` to a new folder beside ``out``, then swap it in."""
-    out = out.resolve()
-    if out.exists() and (
-        not out.is_dir()
-        or (any(out.iterdir()) and not all((out / name).is_file() for name in SITE_SIGNATURE))
-    ):
-        raise ExplorerError(
-            f"{out}: exists and is not a site built by explorer; choose an empty or new "
-            "folder with --out (nothing was written)"
+def _check_out(out: Path, project: Project) -> None:
+    """Refuse a site folder that would swallow the project or its build folder."""
+    if project.root.is_relative_to(out) or out == project.build_dir.resolve():
+        raise OutputError(
+            f"{out}: the site cannot go here: it holds the project or its build folder; "
+            "choose a folder of its own with --out (default: build/site)"
         )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = out.parent / f".{out.name}.new-{os.getpid()}"
-    retired = out.parent / f".{out.name}.old-{os.getpid()}"
-    shutil.rmtree(staging, ignore_errors=True)
-    try:
-        for path, content in files.items():
-            target = staging / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(content)
-        if out.exists():
-            out.rename(retired)
-        staging.rename(out)
-    except BaseException as exc:
-        shutil.rmtree(staging, ignore_errors=True)
-        if retired.exists() and not out.exists():
-            retired.rename(out)
-        if isinstance(exc, OSError):  # disk full, read-only folder: a message, not a traceback
-            raise ExplorerError(
-                f"{out}: writing the site failed: {exc}; the previous site was kept; "
-                "free disk space or fix the folder's permissions, then build again"
-            ) from exc
-        raise
-    shutil.rmtree(retired, ignore_errors=True)
 
 
 @contextlib.contextmanager
@@ -510,11 +483,15 @@ def build(
     strict: bool = False,
     reporter: Reporter | None = None,
     write: bool = True,
+    force: bool = False,
 ) -> BuildReport:
     """Build the site of ``project`` into ``out`` (default ``build/site``).
 
     With ``write=False`` everything is validated, computed, rendered and
     link-checked, but the site folder is not touched (``explorer check``).
+    ``force`` lets the site go into a folder the explorer did not write (see
+    :func:`privacy_explorer.output.write_site`). The build holds the project's
+    lock from the first computation to the last file written.
     """
     reporter = reporter or Reporter()
     report = BuildReport()
@@ -524,10 +501,15 @@ def build(
     for warning in report.warnings:
         reporter.warning(warning)
     templates = load_templates(project, STATIC_ASSETS)
-    with _modules_may_not_exit(project), template_errors(project):
+    target = (out or project.build_dir / "site").resolve() if write else None
+    if target is not None:
+        _check_out(target, project)
+    with BuildLock(project.build_dir), _modules_may_not_exit(project), template_errors(project):
+        if target is not None:
+            check_target(target, force=force)
         report.files = render_site(project, planned, report, reporter, jobs, templates)
         check_links(report.files, page_sources(planned, project.root))
-    if write:
-        report.out = (out or project.build_dir / "site").resolve()
-        write_site(report.files, report.out)
+        if target is not None:
+            write_site(report.files, target, force=force)
+            report.out = target
     return report

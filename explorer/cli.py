@@ -6,8 +6,8 @@ given with ``--project``.
 
 from __future__ import annotations
 
+import logging
 import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -16,7 +16,8 @@ import click
 from privacy_explorer import __version__
 from privacy_explorer.build import Reporter, build
 from privacy_explorer.errors import ExplorerError
-from privacy_explorer.project import load_project
+from privacy_explorer.output import clean
+from privacy_explorer.project import SITE_FILE, load_project
 from privacy_explorer.runner import Progress
 from privacy_explorer.serve import serve_site
 
@@ -41,6 +42,13 @@ strict_option = click.option(
     is_flag=True,
     help="Treat warnings (unplaced charts, parameters without a control) as errors.",
 )
+
+
+class _NoteHandler(logging.Handler):
+    """Prints the library's notes (a damaged cache entry, a recovered build) as 'note: ...'."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        click.echo(f"note: {record.getMessage()}", err=True)
 
 
 def _progress_printer(slug: str) -> Progress:
@@ -80,6 +88,10 @@ def cli() -> None:
     Typical use: `explorer build`, then `explorer serve` to preview, or open
     build/site/index.html straight from disk.
     """
+    notes = logging.getLogger("privacy_explorer")
+    notes.handlers = [_NoteHandler()]
+    notes.setLevel(logging.INFO)
+    notes.propagate = False
 
 
 @cli.command("build")
@@ -97,12 +109,31 @@ def cli() -> None:
 )
 @jobs_option
 @strict_option
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Write into an --out folder that explorer did not write, replacing the files the "
+    "site needs there (every other file is kept).",
+)
 def build_command(
-    project_dir: Path, out: Path | None, only: str | None, jobs: int | None, strict: bool
+    project_dir: Path,
+    out: Path | None,
+    only: str | None,
+    jobs: int | None,
+    strict: bool,
+    force: bool,
 ) -> None:
     """Compute every lesson's grid (cached) and write the static site."""
     project = load_project(project_dir)
-    report = build(project, out, only=only, jobs=_jobs(jobs), strict=strict, reporter=_reporter())
+    report = build(
+        project,
+        out,
+        only=only,
+        jobs=_jobs(jobs),
+        strict=strict,
+        reporter=_reporter(),
+        force=force,
+    )
     assert report.out is not None
     computed = sum(run.computed for run in report.runs)
     cached = sum(run.cached for run in report.runs)
@@ -161,13 +192,28 @@ def serve_command(project_dir: Path, site_dir: Path | None, port: int) -> None:
 @cli.command("clean")
 @project_option
 def clean_command(project_dir: Path) -> None:
-    """Remove build/: the site and the result cache."""
-    target = project_dir.resolve() / "build"
-    if target.exists():
-        shutil.rmtree(target)
-        click.echo(f"Removed {target}")
-    else:
+    """Remove what the build wrote into build/: the site, the caches, the lock.
+
+    Only files explorer wrote and nobody changed since are removed; the user's
+    own files (such as build/site/.git) stay. Symbolic links are never followed.
+    """
+    root = project_dir.resolve()
+    if not (root / SITE_FILE).is_file():
+        raise ExplorerError(
+            f"{root}: has no {SITE_FILE}, so it is not a course project; explorer clean only "
+            "removes what a build wrote into a project's build/ folder: run it in the project "
+            "folder, or pass --project DIR"
+        )
+    target = root / "build"
+    if not os.path.lexists(target):
         click.echo(f"Nothing to remove: {target} does not exist")
+        return
+    cleaned = clean(target)
+    click.echo(f"Removed {cleaned.removed} file(s) that explorer wrote in {target}")
+    if cleaned.kept:
+        click.echo(
+            f"Kept what explorer did not write (or that changed since): {', '.join(cleaned.kept)}"
+        )
 
 
 def main() -> None:

@@ -473,33 +473,3 @@ def test_bad_input_is_refused_and_the_site_is_kept(
     project, site = built_sample
     edit(project)
     assert_refused(run_build(project), message, project, site)
-
-
-def test_out_folder_that_is_not_a_site_is_refused_and_left_alone(
-    built_sample: tuple[Path, dict[str, bytes]], tmp_path: Path
-) -> None:
-    project, site = built_sample
-    notes = tmp_path / "notes"
-    notes.mkdir()
-    (notes / "todo.txt").write_text("keep me", "utf-8")
-    result = run_build(project, "--out", str(notes))
-    assert_refused(
-        result,
-        f"{notes.resolve()}: exists and is not a site built by explorer; choose an empty or new "
-        "folder with --out (nothing was written)",
-        project,
-        site,
-    )
-    assert snapshot(notes) == {"todo.txt": b"keep me"}
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["course", "notes"]
-
-
-def test_out_folder_holding_a_previous_site_is_replaced(
-    built_sample: tuple[Path, dict[str, bytes]], tmp_path: Path
-) -> None:
-    project, site = built_sample
-    out = tmp_path / "published"
-    assert run_build(project, "--out", str(out)).exit_code == 0
-    (out / "stale.html").write_text("from an older build", "utf-8")
-    assert run_build(project, "--out", str(out)).exit_code == 0
-    assert snapshot(out) == site
