@@ -321,8 +321,22 @@ def _pager_link(planned: list[PlannedLesson], position: int, lang: str) -> dict[
     return {"href": f"{lesson.slug}.html", "title": lesson.pages[lang].title}
 
 
+@dataclass(frozen=True)
+class ComputeSettings:
+    """How the lessons' grids are computed."""
+
+    jobs: int = 1
+    """Worker processes; with 1, points are computed in the build's own process."""
+    large_grids: bool = False
+    """Whether a grid with more points to compute than ``runner.LARGE_GRID`` may run (``--yes``)."""
+
+
 def _run_lesson(
-    project: Project, item: PlannedLesson, report: BuildReport, reporter: Reporter, jobs: int
+    project: Project,
+    item: PlannedLesson,
+    report: BuildReport,
+    reporter: Reporter,
+    settings: ComputeSettings,
 ) -> tuple[GridRun | None, dict[str, Any]]:
     """Verify the lesson's data and compute (or fetch from the cache) its whole grid."""
     module = item.module
@@ -335,8 +349,10 @@ def _run_lesson(
         checksums,
         project.build_dir / "results",
         project.root,
-        jobs=jobs,
+        jobs=settings.jobs,
         progress=reporter.progress(item.lesson.slug),
+        timeout=item.lesson.timeout,
+        large_grid_ok=settings.large_grids,
     )
     report.runs.append(run)
     return run, _summary(item, run, project.root)
@@ -347,7 +363,7 @@ def render_site(
     planned: list[PlannedLesson],
     report: BuildReport,
     reporter: Reporter,
-    jobs: int,
+    settings: ComputeSettings,
     templates: SiteTemplates,
 ) -> dict[str, bytes]:
     """Compute every lesson's grid and render every file of the site, in memory."""
@@ -358,7 +374,7 @@ def render_site(
     cards: dict[str, list[dict[str, str]]] = {lang: [] for lang in LANGUAGES}
     for position, item in enumerate(planned):
         lesson, module = item.lesson, item.module
-        run, summary = _run_lesson(project, item, report, reporter, jobs)
+        run, summary = _run_lesson(project, item, report, reporter, settings)
         if run is not None:
             _check_tables(item, run, summary, root)
         result: dict[str, Any] = {"readouts": {}, "datasets": {}}
@@ -484,14 +500,16 @@ def build(
     reporter: Reporter | None = None,
     write: bool = True,
     force: bool = False,
+    yes: bool = False,
 ) -> BuildReport:
     """Build the site of ``project`` into ``out`` (default ``build/site``).
 
     With ``write=False`` everything is validated, computed, rendered and
     link-checked, but the site folder is not touched (``explorer check``).
     ``force`` lets the site go into a folder the explorer did not write (see
-    :func:`privacy_explorer.output.write_site`). The build holds the project's
-    lock from the first computation to the last file written.
+    :func:`privacy_explorer.output.write_site`); ``yes`` lets a very large grid
+    be computed. The build holds the project's lock from the first computation
+    to the last file written.
     """
     reporter = reporter or Reporter()
     report = BuildReport()
@@ -504,10 +522,11 @@ def build(
     target = (out or project.build_dir / "site").resolve() if write else None
     if target is not None:
         _check_out(target, project)
+    settings = ComputeSettings(jobs=jobs, large_grids=yes)
     with BuildLock(project.build_dir), _modules_may_not_exit(project), template_errors(project):
         if target is not None:
             check_target(target, force=force)
-        report.files = render_site(project, planned, report, reporter, jobs, templates)
+        report.files = render_site(project, planned, report, reporter, settings, templates)
         check_links(report.files, page_sources(planned, project.root))
         if target is not None:
             write_site(report.files, target, force=force)

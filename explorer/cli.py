@@ -18,7 +18,7 @@ from privacy_explorer.build import Reporter, build
 from privacy_explorer.errors import ExplorerError
 from privacy_explorer.output import clean
 from privacy_explorer.project import SITE_FILE, load_project
-from privacy_explorer.runner import Progress
+from privacy_explorer.runner import LARGE_GRID, Progress
 from privacy_explorer.serve import serve_site
 
 project_option = click.option(
@@ -41,6 +41,11 @@ strict_option = click.option(
     "--strict",
     is_flag=True,
     help="Treat warnings (unplaced charts, parameters without a control) as errors.",
+)
+yes_option = click.option(
+    "--yes",
+    is_flag=True,
+    help=f"Compute a grid even if more than {LARGE_GRID:,} of its points are not cached yet.",
 )
 
 
@@ -76,8 +81,24 @@ def _reporter() -> Reporter:
     )
 
 
+def cpu_count() -> int:
+    """The cores this process may use (a container or ``taskset`` may allow fewer than exist)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
 def _jobs(value: int | None) -> int:
-    return value if value is not None else max(1, os.cpu_count() or 1)
+    """``--jobs``, at most one per core: more workers than cores only add memory and waiting."""
+    cores = cpu_count()
+    if value is None:
+        return cores
+    if value > cores:
+        click.echo(
+            f"note: --jobs {value} is more than the {cores} cores here; using {cores}", err=True
+        )
+        return cores
+    return value
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -115,6 +136,7 @@ def cli() -> None:
     help="Write into an --out folder that explorer did not write, replacing the files the "
     "site needs there (every other file is kept).",
 )
+@yes_option
 def build_command(
     project_dir: Path,
     out: Path | None,
@@ -122,6 +144,7 @@ def build_command(
     jobs: int | None,
     strict: bool,
     force: bool,
+    yes: bool,
 ) -> None:
     """Compute every lesson's grid (cached) and write the static site."""
     project = load_project(project_dir)
@@ -133,6 +156,7 @@ def build_command(
         strict=strict,
         reporter=_reporter(),
         force=force,
+        yes=yes,
     )
     assert report.out is not None
     computed = sum(run.computed for run in report.runs)
@@ -151,10 +175,13 @@ def build_command(
 @project_option
 @jobs_option
 @strict_option
-def check_command(project_dir: Path, jobs: int | None, strict: bool) -> None:
+@yes_option
+def check_command(project_dir: Path, jobs: int | None, strict: bool, yes: bool) -> None:
     """Validate content, grids, results and internal links without writing the site."""
     project = load_project(project_dir)
-    report = build(project, jobs=_jobs(jobs), strict=strict, reporter=_reporter(), write=False)
+    report = build(
+        project, jobs=_jobs(jobs), strict=strict, reporter=_reporter(), write=False, yes=yes
+    )
     click.echo(
         f"OK: {len(report.lessons)} lesson(s), {len(report.files)} files, "
         f"{len(report.warnings)} warning(s)."

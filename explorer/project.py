@@ -7,6 +7,7 @@ data files. Nothing here runs a compute module; see :mod:`privacy_explorer.modul
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +27,10 @@ FRONT_MATTER_KEYS = {
     "summary": "one sentence for the lesson's card on the index page",
     "order": "the lesson's position on the index page (a whole number)",
     "compute": "the compute module in compute/ (without .py), if the lesson is interactive",
+    "timeout": "the longest one grid point may compute, in seconds (default 600)",
 }
+POINT_TIMEOUT = 600.0
+"""Seconds a grid point may compute when the front matter sets no ``timeout``."""
 REQUIRED_KEYS = ("title", "summary", "order")
 BUILTIN_TEMPLATES = Path(__file__).resolve().parent.parent / "site_templates"
 
@@ -95,6 +99,8 @@ class Lesson:
     """Name of the module in ``compute/``, or ``None`` for a text-only lesson."""
     pages: dict[str, LessonPage]
     """The lesson in each language."""
+    timeout: float = POINT_TIMEOUT
+    """Seconds one grid point may compute before the build stops with an error."""
 
 
 def _text_field(data: dict[str, Any], key: str, where: str) -> Text:
@@ -143,6 +149,12 @@ def load_project(root: Path) -> Project:
     )
 
 
+def _is_timeout(value: Any) -> bool:
+    """Whether ``value`` is a usable ``timeout``: a finite number of seconds above zero."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    return number and math.isfinite(value) and value > 0
+
+
 def _lesson_page(source: SourceText, lang: str, root: Path, problems: list[str]) -> LessonPage:
     meta, lines = source.meta, source.meta_lines
 
@@ -169,6 +181,11 @@ def _lesson_page(source: SourceText, lang: str, root: Path, problems: list[str])
         problems.append(
             f"{where('compute')}: 'compute' must be a module name such as "
             f"differential_privacy, got {meta['compute']!r}"
+        )
+    timeout = meta.get("timeout", POINT_TIMEOUT)
+    if not _is_timeout(timeout):
+        problems.append(
+            f"{where('timeout')}: 'timeout' must be a number of seconds > 0, got {timeout!r}"
         )
     return LessonPage(
         lang=lang,
@@ -219,7 +236,7 @@ def discover_lessons(project: Project) -> list[Lesson]:
         if len(pages) != len(LANGUAGES):
             continue
         metas = [pages[lang].source.meta for lang in LANGUAGES]
-        for key in ("order", "compute"):
+        for key in ("order", "compute", "timeout"):
             values = {repr(m.get(key)) for m in metas}
             if len(values) > 1:
                 first = pages[LANGUAGES[0]].source
@@ -229,13 +246,14 @@ def discover_lessons(project: Project) -> list[Lesson]:
                     "give every language the same value"
                 )
         meta = metas[0]
-        order = meta.get("order")
+        order, timeout = meta.get("order"), meta.get("timeout")
         lessons.append(
             Lesson(
                 slug=slug,
                 order=order if isinstance(order, int) else 0,
                 compute=meta.get("compute"),
                 pages=pages,
+                timeout=float(timeout) if _is_timeout(timeout) else POINT_TIMEOUT,
             )
         )
     if not by_slug and not problems:

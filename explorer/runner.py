@@ -10,23 +10,31 @@ point's key and result (see :func:`run_grid`).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
 import os
 import platform
 import tempfile
-from collections.abc import Callable, Mapping
+import time
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from joblib import Parallel, delayed
-
 from privacy_explorer.errors import ComputeError, exit_call, location
 from privacy_explorer.lesson import LANGUAGES, Grid, Readout, Scalar, canonical_text
 from privacy_explorer.modules import LessonModule, import_module_file
+from privacy_explorer.workers import (
+    RunningPoints,
+    TimeUp,
+    WorkerDied,
+    dies_alone,
+    in_workers,
+    time_limit,
+)
 
 RESULT_FORMAT = 1
 """Bumped when the meaning of a cached file changes, invalidating every cache entry."""
@@ -35,6 +43,8 @@ BATCH_ABOVE = 1000
 """Grids with more points than this are computed and cached in batches."""
 BATCH_SIZE = 256
 """Consecutive grid points per batch: one worker task and one cache file."""
+LARGE_GRID = 200_000
+"""More grid points than this to compute, and the build asks for ``--yes`` first."""
 
 Progress = Callable[[int, int, int], None]
 """``progress(done, total, from_cache)``, called as grid points finish."""
@@ -106,11 +116,20 @@ def dumps(value: Any) -> str:
     )
 
 
-def _compute_in_worker(path: str, root: str, point: dict[str, Scalar]) -> tuple[bool, str]:
-    """Run ``compute(**point)`` in this process; return (ok, JSON text or error text)."""
-    module = import_module_file(Path(path), Path(root))
+def _compute_point(
+    path: str, root: str, point: dict[str, Scalar], timeout: float | None
+) -> tuple[bool, str]:
+    """Run ``compute(**point)`` in this process; return (ok, JSON text or what went wrong)."""
     try:
-        result = module.compute(**point)
+        module = import_module_file(Path(path), Path(root))
+        with time_limit(timeout):
+            result = module.compute(**point)
+    except TimeUp:
+        return False, (
+            f"ran past the time limit of {timeout:g} s; make it faster, or raise the limit in "
+            f"the lesson's front matter (e.g. 'timeout: {2 * (timeout or 0):g}', in seconds per "
+            "grid point)"
+        )
     except SystemExit as exc:  # a module must not end the build, least of all with status 0
         return False, (
             f"called {exit_call(exc)}; compute() must return a result, "
@@ -124,11 +143,19 @@ def _compute_in_worker(path: str, root: str, point: dict[str, Scalar]) -> tuple[
         return False, f"returned an unusable value: {exc}"
 
 
-def _compute_batch(path: str, root: str, points: list[dict[str, Scalar]]) -> list[tuple[bool, str]]:
-    """:func:`_compute_in_worker` for several points in one task, stopping at a failure."""
+def _compute_batch(
+    path: str,
+    root: str,
+    points: list[dict[str, Scalar]],
+    timeout: float | None,
+    running: RunningPoints | None = None,
+) -> list[tuple[bool, str]]:
+    """:func:`_compute_point` for several points in one task, stopping at a failure."""
+    running = running or RunningPoints(None)
     outcomes = []
     for point in points:
-        outcomes.append(_compute_in_worker(path, root, point))
+        with running.computing(point):
+            outcomes.append(_compute_point(path, root, point, timeout))
         if not outcomes[-1][0]:
             break
     return outcomes
@@ -252,6 +279,15 @@ def plan_batches(grid: Grid, points: list[dict[str, Scalar]]) -> list[list[int]]
     ]
 
 
+def _duration(seconds: float) -> str:
+    """``40 s``, ``12 min`` or ``3.5 h``: an estimate as a person says it."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
 def run_grid(
     slug: str,
     module: LessonModule,
@@ -260,15 +296,22 @@ def run_grid(
     root: Path,
     jobs: int = 1,
     progress: Progress | None = None,
+    *,
+    timeout: float | None = None,
+    large_grid_ok: bool = False,
 ) -> GridRun:
     """Every grid point's result, from the cache where possible, computing the rest.
 
     Points are computed and cached in the batches of :func:`plan_batches`: one
     worker task and one cache file per batch, named by the hash of its points'
-    keys (a single point's file by its own key).
+    keys (a single point's file by its own key). Each point may run for
+    ``timeout`` seconds.
+    With more than :data:`LARGE_GRID` points to compute, the first batch is
+    timed and the build stops with an estimate unless ``large_grid_ok``.
 
     Raises :class:`ComputeError` naming the lesson and the grid point when a
-    compute function raises or returns something a page cannot show.
+    compute function raises, exits, runs too long, kills its worker process or
+    returns something a page cannot show.
     """
     versions = library_versions()
     lesson_dir = results_dir / slug
@@ -289,46 +332,95 @@ def run_grid(
     total = len(points)
     if progress:
         progress(from_cache, total, from_cache)
+    where = location(module.path, None, root)
 
     def fail(point: Mapping[str, Scalar], problem: str) -> ComputeError:
         return ComputeError(
-            f"{location(module.path, None, root)}: lesson {slug}, grid point "
-            f"({describe_point(point)}): compute() {problem}"
+            f"{where}: lesson {slug}, grid point ({describe_point(point)}): compute() {problem}"
         )
 
-    if todo:
-        tasks = [[points[i] for i in batch] for batch, _ in todo]
-        if jobs == 1:
-            outcomes = (_compute_batch(str(module.path), str(root), task) for task in tasks)
-        else:
-            outcomes = Parallel(n_jobs=jobs, return_as="generator")(
-                delayed(_compute_batch)(str(module.path), str(root), task) for task in tasks
-            )
-        done = from_cache
-        for (batch, name), batch_outcomes in zip(todo, outcomes, strict=True):
-            entries = []
-            for index, (ok, payload) in zip(batch, batch_outcomes, strict=False):
-                point = points[index]
-                if not ok:
-                    raise fail(point, payload)
-                result = json.loads(payload)
-                try:
-                    check_result(result, module)
-                except ValueError as exc:
-                    raise fail(point, f"returned an unusable result: {exc}") from None
-                entries.append({"point": point, "key": keys[index], "result": result})
-                results[module.grid.key(point)] = result
-            envelope = (
-                {"lesson": slug, **entries[0]}
-                if len(batch) == 1
-                else {"lesson": slug, "entries": entries}
-            )
-            write_atomically(lesson_dir / f"{name}.json", dumps(envelope))
-            done += len(batch)
-            if progress:
-                progress(done, total, from_cache)
+    def store(batch: list[int], name: str, outcomes: list[tuple[bool, str]]) -> None:
+        """Check a computed batch, keep its results and write its cache file."""
+        entries = []
+        for index, (ok, payload) in zip(batch, outcomes, strict=False):
+            point = points[index]
+            if not ok:
+                raise fail(point, payload)
+            result = json.loads(payload)
+            try:
+                check_result(result, module)
+            except ValueError as exc:
+                raise fail(point, f"returned an unusable result: {exc}") from None
+            entries.append({"point": point, "key": keys[index], "result": result})
+            results[module.grid.key(point)] = result
+        envelope = (
+            {"lesson": slug, **entries[0]}
+            if len(batch) == 1
+            else {"lesson": slug, "entries": entries}
+        )
+        write_atomically(lesson_dir / f"{name}.json", dumps(envelope))
+
+    arguments = [
+        (str(module.path), str(root), [points[i] for i in batch], timeout) for batch, _ in todo
+    ]
+    to_compute = total - from_cache
+    if to_compute > LARGE_GRID and not large_grid_ok:
+        # Timed here, not in a worker, so that starting the workers does not count.
+        started = time.perf_counter()
+        store(*todo[0], _compute_batch(*arguments[0]))
+        each = (time.perf_counter() - started) / len(todo[0][0])
+        sizes = " × ".join(f"{len(p.values)} {p.name}" for p in module.grid.params)
+        raise ComputeError(
+            f"{where}: lesson {slug} has {to_compute:,} grid points to compute ({sizes}), "
+            f"more than the {LARGE_GRID:,} a build computes without asking; at "
+            f"{each:.2g} s per point (the first took that) they would take about "
+            f"{_duration(each * to_compute / jobs)} with --jobs {jobs}; pass --yes to compute "
+            "them (results are cached), or give the parameters fewer values"
+        )
+    done = from_cache
+    with contextlib.closing(_outcomes(arguments, jobs)) as outcomes:
+        try:
+            for (batch, name), batch_outcomes in zip(todo, outcomes, strict=True):
+                store(batch, name, batch_outcomes)
+                done += len(batch)
+                if progress:
+                    progress(done, total, from_cache)
+        except WorkerDied as died:
+            raise _worker_death(died, f"{where}: lesson {slug}", arguments) from None
     _prune(lesson_dir, set(names))
     return GridRun(lesson=slug, results=results, computed=total - from_cache, cached=from_cache)
+
+
+def _outcomes(arguments: list[tuple[Any, ...]], jobs: int) -> Iterator[list[tuple[bool, str]]]:
+    """Each task's outcomes in order: in this process with one job, else in worker processes."""
+    if jobs == 1:
+        for task in arguments:
+            yield _compute_batch(*task)
+    elif arguments:
+        yield from in_workers(_compute_batch, arguments, jobs)
+
+
+def _worker_death(died: WorkerDied, lesson: str, arguments: list[tuple[Any, ...]]) -> ComputeError:
+    """The error for a worker that died, naming the point that kills a worker on its own."""
+    path, root, _, timeout = arguments[0]
+    suspects = died.points
+    if len(suspects) > 1:
+        suspects = [p for p in suspects if dies_alone(_compute_batch, (path, root, [p], timeout))]
+        suspects = suspects or died.points
+    advice = (
+        "compute() must return a result or raise an exception: look for os._exit(), a crash "
+        "in compiled code, or more memory than the machine has"
+    )
+    if len(suspects) == 1:
+        return ComputeError(
+            f"{lesson}, grid point ({describe_point(suspects[0])}): the worker process "
+            f"computing it died ({died.how}); {advice}"
+        )
+    which = ", ".join(f"({describe_point(p)})" for p in suspects) or "(unknown)"
+    return ComputeError(
+        f"{lesson}: a worker process died ({died.how}) while computing one of the grid "
+        f"points {which}; {advice}"
+    )
 
 
 def _prune(lesson_dir: Path, live: set[str]) -> None:

@@ -43,8 +43,11 @@ def add_text_lesson(project: Path) -> None:
     ("command", "options"),
     [
         ([], ["--version", "--help", "build", "check", "serve", "clean"]),
-        (["build"], ["--project", "--out", "--only", "--jobs", "-j", "--strict", "--force"]),
-        (["check"], ["--project", "--jobs", "--strict"]),
+        (
+            ["build"],
+            ["--project", "--out", "--only", "--jobs", "-j", "--strict", "--force", "--yes"],
+        ),
+        (["check"], ["--project", "--jobs", "--strict", "--yes"]),
         (["serve"], ["--project", "--dir", "--port"]),
         (["clean"], ["--project"]),
     ],

@@ -224,7 +224,7 @@ CASES = [
     pytest.param(
         replace(DICE_EN, "order: 1\n", "order: 1\nauthor: Sam\n"),
         "content/en/01-dice.md:5: unknown front matter key 'author'; "
-        "allowed: title, summary, order, compute",
+        "allowed: title, summary, order, compute, timeout",
         id="unknown-front-matter-key",
     ),
     pytest.param(
@@ -418,6 +418,22 @@ CASES = [
         "goes into the table of contents, which shows plain text; put it in the text below "
         "the heading",
         id="readout-in-a-heading",
+    ),
+    pytest.param(
+        edits(
+            replace(DICE_KO, "order: 1\n", "order: 1\ntimeout: 0\n"),
+            replace(DICE_EN, "order: 1\n", "order: 1\ntimeout: 0\n"),
+        ),
+        "2 problems found:\n"
+        "  content/ko/01-dice.md:5: 'timeout' must be a number of seconds > 0, got 0\n"
+        "  content/en/01-dice.md:5: 'timeout' must be a number of seconds > 0, got 0",
+        id="timeout-not-positive",
+    ),
+    pytest.param(
+        replace(DICE_KO, "order: 1\n", "order: 1\ntimeout: 30\n"),
+        "content/ko/01-dice.md:5: 'timeout' differs between languages (30, None); "
+        "give every language the same value",
+        id="timeout-differs-between-languages",
     ),
     pytest.param(
         own_templates(delete("site_templates/404.html")),
