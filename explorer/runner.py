@@ -14,9 +14,7 @@ import contextlib
 import hashlib
 import json
 import math
-import os
 import platform
-import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -24,6 +22,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
+from privacy_explorer.cachefile import note_damaged, write_atomically
 from privacy_explorer.errors import ComputeError, exit_call, location
 from privacy_explorer.lesson import LANGUAGES, Grid, Readout, Scalar, canonical_text
 from privacy_explorer.modules import LessonModule, import_module_file
@@ -228,16 +227,45 @@ def cache_key(
     return hashlib.sha256(dumps(material).encode()).hexdigest()
 
 
-def _read_cached(path: Path, keys: list[str]) -> list[Any] | None:
-    """The results stored under ``keys`` in ``path``; ``None`` unless all are there, intact."""
+def _read_cached(
+    path: Path, keys: list[str], module: LessonModule
+) -> tuple[list[dict[str, Any]] | None, str | None]:
+    """The results stored under ``keys`` in ``path``, checked like fresh ones.
+
+    Returns ``(results, None)``, or ``(None, None)`` when there is no such file, or
+    ``(None, problem)`` when the file is damaged: unreadable, truncated, holding
+    another point's result (a swapped file), or a result that fails
+    :func:`json_ready` or :func:`check_result`.
+    """
     try:
-        stored = json.loads(path.read_text("utf-8"))
-        if len(keys) == 1 and "result" in stored:
-            return [stored["result"]]
-        by_key = {entry["key"]: entry["result"] for entry in stored["entries"]}
-        return [by_key[key] for key in keys]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None  # missing or damaged entries are simply recomputed
+        stored = json.loads(path.read_bytes().decode("utf-8"))
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        return None, f"cannot read it: {exc.strerror}"
+    except UnicodeDecodeError:
+        return None, "it is not UTF-8 text"
+    except ValueError:
+        return None, "it is not valid JSON; it may be truncated"
+    try:
+        if len(keys) == 1 and isinstance(stored, dict) and "result" in stored:
+            if stored.get("key") != keys[0]:
+                return None, "it holds the result of another grid point"
+            found = [stored["result"]]
+        else:
+            by_key = {entry["key"]: entry["result"] for entry in stored["entries"]}
+            if any(key not in by_key for key in keys):
+                return None, "it lacks the result of a grid point of its batch"
+            found = [by_key[key] for key in keys]
+    except (KeyError, TypeError):
+        return None, "it is not a result cache entry"
+    try:
+        for result in found:
+            json_ready(result, "result")
+            check_result(result, module)
+    except ValueError as exc:
+        return None, str(exc)
+    return found, None
 
 
 def batch_name(keys: list[str]) -> str:
@@ -245,19 +273,6 @@ def batch_name(keys: list[str]) -> str:
     if len(keys) == 1:
         return keys[0]
     return hashlib.sha256("\n".join(keys).encode()).hexdigest()
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and ``os.replace``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
 
 
 def plan_batches(grid: Grid, points: list[dict[str, Scalar]]) -> list[list[int]]:
@@ -304,8 +319,9 @@ def run_grid(
 
     Points are computed and cached in the batches of :func:`plan_batches`: one
     worker task and one cache file per batch, named by the hash of its points'
-    keys (a single point's file by its own key). Each point may run for
-    ``timeout`` seconds.
+    keys (a single point's file by its own key). A cached batch is used only if
+    every result in it passes the checks a fresh one does; otherwise it is
+    computed again, with a note. Each point may run for ``timeout`` seconds.
     With more than :data:`LARGE_GRID` points to compute, the first batch is
     timed and the build stops with an estimate unless ``large_grid_ok``.
 
@@ -322,8 +338,11 @@ def run_grid(
     results: dict[str, dict[str, Any]] = {}
     todo: list[tuple[list[int], str]] = []
     for batch, name in zip(batches, names, strict=True):
-        cached = _read_cached(lesson_dir / f"{name}.json", [keys[i] for i in batch])
+        path = lesson_dir / f"{name}.json"
+        cached, problem = _read_cached(path, [keys[i] for i in batch], module)
         if cached is None:
+            if problem is not None:
+                note_damaged(path, problem, "computing it again")
             todo.append((batch, name))
             continue
         for index, result in zip(batch, cached, strict=True):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -386,6 +387,29 @@ def test_a_full_disk_while_writing_the_site_keeps_the_old_one(
     )
     assert snapshot(site) == before
     assert debris(site) == []
+
+
+@pytest.mark.parametrize("cache", ["results", "assets-cache"])
+def test_a_full_disk_while_writing_the_cache_keeps_the_old_site(
+    built: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, cache: str
+) -> None:
+    project, site = built
+    before = snapshot(site)
+    module = project / "compute" / "dice.py"
+    module.write_text(module.read_text("utf-8") + "# A comment changes every cache key.\n")
+    change_a_page(project)
+    for path in (project / "build" / "assets-cache").iterdir():
+        path.unlink()
+    fill_the_disk_under(f"/build/{cache}/", monkeypatch)
+    result = run_build(project)
+    assert result.exit_code == 1
+    written = re.escape(str(project / "build" / cache))
+    assert re.search(
+        rf"\nError: {written}/([\w-]+/)?[0-9a-f]{{64}}\.\w+: cannot write it: the disk is full; "
+        r"free some disk space, then build again \(the previous site was kept\)\n$",
+        result.output,
+    ), result.output
+    assert snapshot(site) == before
 
 
 # --- explorer clean --------------------------------------------------------------------------
