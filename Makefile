@@ -28,9 +28,9 @@ serve: $(VENV)/.runtime-installed
 check: $(VENV)/.runtime-installed
 	$(BIN)/explorer check
 
-# Remove everything the build wrote (the site and the result cache).
-clean:
-	rm -rf build
+# Remove what the build wrote into build/, keeping your own files there (see explorer clean).
+clean: $(VENV)/.runtime-installed
+	$(BIN)/explorer clean
 
 # Lint and check formatting with ruff.
 lint: $(VENV)/.test-installed

@@ -7,9 +7,9 @@ a failed build leaves the previous site untouched.
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Callable
+import contextlib
+import traceback
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,8 @@ from privacy_explorer.errors import (
     ComputeError,
     ContentError,
     ExplorerError,
+    OutputError,
+    exit_call,
     location,
     raise_collected,
 )
@@ -27,7 +29,8 @@ from privacy_explorer.lesson import LANGUAGES
 from privacy_explorer.links import PageSource, check_links
 from privacy_explorer.markup import ParsedMarkdown, parse_markdown
 from privacy_explorer.modules import LessonModule, load_module
-from privacy_explorer.project import Lesson, Project, discover_lessons, read_strings
+from privacy_explorer.output import BuildLock, check_target, write_site
+from privacy_explorer.project import Lesson, Project, discover_lessons
 from privacy_explorer.provenance import verify_data_files
 from privacy_explorer.render import (
     PageContext,
@@ -35,15 +38,15 @@ from privacy_explorer.render import (
     default_rows,
     lesson_data,
     live_tables,
-    make_environment,
     render_lesson,
 )
 from privacy_explorer.runner import GridRun, Progress, describe_point, json_ready, run_grid
+from privacy_explorer.templates import SiteTemplates, load_templates, template_errors
 
 STATIC_ASSETS = ("style.css", "explorer.js", "fonts/OFL.txt")
 """Copied as they are; the fonts are subset to the site's characters (see fonts.web_fonts)."""
-SITE_SIGNATURE = ("index.html", "assets/explorer.js")
-"""Files that mark a folder as a site this tool wrote (and so may replace)."""
+
+__all__ = ["BuildReport", "Reporter", "build", "plan", "render_site", "write_site"]
 
 
 @dataclass
@@ -200,6 +203,11 @@ def _summary(planned: PlannedLesson, run: GridRun, root: Path) -> dict[str, list
         summary = json_ready(module.summarize(run.results), "summary")
     except ValueError as exc:
         raise ComputeError(f"{where} returned an unusable value: {exc}") from None
+    except SystemExit as exc:
+        raise ComputeError(
+            f"{where} called {exit_call(exc)}; it must return datasets, or raise an exception "
+            "that says what is wrong"
+        ) from None
     except Exception as exc:
         raise ComputeError(f"{where} raised {type(exc).__name__}: {exc}") from exc
     if not isinstance(summary, dict) or any(not isinstance(v, list) for v in summary.values()):
@@ -315,8 +323,22 @@ def _pager_link(planned: list[PlannedLesson], position: int, lang: str) -> dict[
     return {"href": f"{lesson.slug}.html", "title": lesson.pages[lang].title}
 
 
+@dataclass(frozen=True)
+class ComputeSettings:
+    """How the lessons' grids are computed."""
+
+    jobs: int = 1
+    """Worker processes; with 1, points are computed in the build's own process."""
+    large_grids: bool = False
+    """Whether a grid with more points to compute than ``runner.LARGE_GRID`` may run (``--yes``)."""
+
+
 def _run_lesson(
-    project: Project, item: PlannedLesson, report: BuildReport, reporter: Reporter, jobs: int
+    project: Project,
+    item: PlannedLesson,
+    report: BuildReport,
+    reporter: Reporter,
+    settings: ComputeSettings,
 ) -> tuple[GridRun | None, dict[str, Any]]:
     """Verify the lesson's data and compute (or fetch from the cache) its whole grid."""
     module = item.module
@@ -329,8 +351,10 @@ def _run_lesson(
         checksums,
         project.build_dir / "results",
         project.root,
-        jobs=jobs,
+        jobs=settings.jobs,
         progress=reporter.progress(item.lesson.slug),
+        timeout=item.lesson.timeout,
+        large_grid_ok=settings.large_grids,
     )
     report.runs.append(run)
     return run, _summary(item, run, project.root)
@@ -341,19 +365,19 @@ def render_site(
     planned: list[PlannedLesson],
     report: BuildReport,
     reporter: Reporter,
-    jobs: int,
+    settings: ComputeSettings,
+    templates: SiteTemplates,
 ) -> dict[str, bytes]:
     """Compute every lesson's grid and render every file of the site, in memory."""
     root = project.root
-    env = make_environment(project.templates_dir)
-    strings = read_strings(project)
+    env, strings = templates.env, templates.strings
     asset_cache = project.build_dir / "assets-cache"
     fonts = font_tools.shipped_fonts(project.templates_dir)
     files: dict[str, str | bytes] = {".nojekyll": ""}
     cards: dict[str, list[dict[str, str]]] = {lang: [] for lang in LANGUAGES}
     for position, item in enumerate(planned):
         lesson, module = item.lesson, item.module
-        run, summary = _run_lesson(project, item, report, reporter, jobs)
+        run, summary = _run_lesson(project, item, report, reporter, settings)
         if run is not None:
             _check_tables(item, run, summary, root)
         result: dict[str, Any] = {"readouts": {}, "datasets": {}}
@@ -414,9 +438,8 @@ def render_site(
         index_hrefs={lang: site_path(lang, "index.html") for lang in LANGUAGES},
     )
     files["assets/vega.js"] = chart_tools.vega_bundle(asset_cache)
-    static = project.templates_dir / "static"
-    for name in STATIC_ASSETS:
-        files[f"assets/{name}"] = (static / name).read_bytes()
+    for name, content in templates.static.items():
+        files[f"assets/{name}"] = content
     files.update(font_tools.web_fonts(fonts, font_tools.site_characters(files), asset_cache))
     return {
         path: content.encode("utf-8") if isinstance(content, str) else content
@@ -438,40 +461,40 @@ def page_sources(planned: list[PlannedLesson], root: Path) -> dict[str, PageSour
     return sources
 
 
-def write_site(files: dict[str, bytes], out: Path) -> None:
-    """Write ``files`` to a new folder beside ``out``, then swap it in."""
-    out = out.resolve()
-    if out.exists() and (
-        not out.is_dir()
-        or (any(out.iterdir()) and not all((out / name).is_file() for name in SITE_SIGNATURE))
-    ):
-        raise ExplorerError(
-            f"{out}: exists and is not a site built by explorer; choose an empty or new "
-            "folder with --out (nothing was written)"
+def _check_out(out: Path, project: Project) -> None:
+    """Refuse a site folder that would swallow the project or its build folder."""
+    if project.root.is_relative_to(out) or out == project.build_dir.resolve():
+        raise OutputError(
+            f"{out}: the site cannot go here: it holds the project or its build folder; "
+            "choose a folder of its own with --out (default: build/site)"
         )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = out.parent / f".{out.name}.new-{os.getpid()}"
-    retired = out.parent / f".{out.name}.old-{os.getpid()}"
-    shutil.rmtree(staging, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _modules_may_not_exit(project: Project) -> Iterator[None]:
+    """A lesson module that calls sys.exit() stops the build with an error, never with status 0.
+
+    Compute and summarize() are caught where they run; this catches the rest
+    (a chart builder, say) and names the project file and line that exited.
+    """
     try:
-        for path, content in files.items():
-            target = staging / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(content)
-        if out.exists():
-            out.rename(retired)
-        staging.rename(out)
-    except BaseException as exc:
-        shutil.rmtree(staging, ignore_errors=True)
-        if retired.exists() and not out.exists():
-            retired.rename(out)
-        if isinstance(exc, OSError):  # disk full, read-only folder: a message, not a traceback
-            raise ExplorerError(
-                f"{out}: writing the site failed: {exc}; the previous site was kept; "
-                "free disk space or fix the folder's permissions, then build again"
-            ) from exc
-        raise
-    shutil.rmtree(retired, ignore_errors=True)
+        yield
+    except SystemExit as exc:
+        root = project.root.resolve()
+        frames = [
+            frame
+            for frame in traceback.extract_tb(exc.__traceback__)
+            if Path(frame.filename).resolve().is_relative_to(root)
+        ]
+        where = (
+            location(Path(frames[-1].filename), frames[-1].lineno, project.root)
+            if frames
+            else "a lesson module"
+        )
+        raise ComputeError(
+            f"{where}: called {exit_call(exc)} during the build; a module must never end the "
+            "build: raise an exception that says what is wrong instead"
+        ) from None
 
 
 def build(
@@ -483,11 +506,17 @@ def build(
     strict: bool = False,
     reporter: Reporter | None = None,
     write: bool = True,
+    force: bool = False,
+    yes: bool = False,
 ) -> BuildReport:
     """Build the site of ``project`` into ``out`` (default ``build/site``).
 
     With ``write=False`` everything is validated, computed, rendered and
     link-checked, but the site folder is not touched (``explorer check``).
+    ``force`` lets the site go into a folder the explorer did not write (see
+    :func:`privacy_explorer.output.write_site`); ``yes`` lets a very large grid
+    be computed. The build holds the project's lock from the first computation
+    to the last file written.
     """
     reporter = reporter or Reporter()
     report = BuildReport()
@@ -496,9 +525,17 @@ def build(
         raise_collected([f"{w} (an error under --strict)" for w in report.warnings])
     for warning in report.warnings:
         reporter.warning(warning)
-    report.files = render_site(project, planned, report, reporter, jobs)
-    check_links(report.files, page_sources(planned, project.root))
-    if write:
-        report.out = (out or project.build_dir / "site").resolve()
-        write_site(report.files, report.out)
+    templates = load_templates(project, STATIC_ASSETS)
+    target = (out or project.build_dir / "site").resolve() if write else None
+    if target is not None:
+        _check_out(target, project)
+    settings = ComputeSettings(jobs=jobs, large_grids=yes)
+    with BuildLock(project.build_dir), _modules_may_not_exit(project), template_errors(project):
+        if target is not None:
+            check_target(target, force=force)
+        report.files = render_site(project, planned, report, reporter, settings, templates)
+        check_links(report.files, page_sources(planned, project.root))
+        if target is not None:
+            write_site(report.files, target, force=force)
+            report.out = target
     return report

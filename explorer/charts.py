@@ -20,6 +20,7 @@ from xml.etree import ElementTree
 
 import vl_convert
 
+from privacy_explorer.cachefile import read_recorded, write_recorded
 from privacy_explorer.errors import ModuleError, location
 from privacy_explorer.fonts import (
     TEXT_FAMILY,
@@ -29,7 +30,7 @@ from privacy_explorer.fonts import (
     register_for_charts,
 )
 from privacy_explorer.lesson import Chart, Grid
-from privacy_explorer.runner import dumps, write_atomically
+from privacy_explorer.runner import dumps
 
 VEGA_LITE_VERSION = "6.4"
 """Pinned so the bundle in the page and the SVG renderer agree."""
@@ -152,12 +153,11 @@ def _cached(cache_dir: Path | None, material: str, suffix: str, produce: Callabl
         return produce()
     key = hashlib.sha256(f"{vl_convert.__version__}\0{material}".encode()).hexdigest()
     path = cache_dir / f"{key}{suffix}"
-    try:
-        return path.read_text("utf-8")
-    except OSError:
+    text = read_recorded(path)  # None when missing, or damaged (with a note)
+    if text is None:
         text = produce()
-        write_atomically(path, text)
-        return text
+        write_recorded(path, text)
+    return text
 
 
 def render_svg(

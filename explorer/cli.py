@@ -6,8 +6,8 @@ given with ``--project``.
 
 from __future__ import annotations
 
+import logging
 import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -16,8 +16,9 @@ import click
 from privacy_explorer import __version__
 from privacy_explorer.build import Reporter, build
 from privacy_explorer.errors import ExplorerError
-from privacy_explorer.project import load_project
-from privacy_explorer.runner import Progress
+from privacy_explorer.output import clean
+from privacy_explorer.project import SITE_FILE, load_project
+from privacy_explorer.runner import LARGE_GRID, Progress
 from privacy_explorer.serve import serve_site
 
 project_option = click.option(
@@ -41,6 +42,18 @@ strict_option = click.option(
     is_flag=True,
     help="Treat warnings (unplaced charts, parameters without a control) as errors.",
 )
+yes_option = click.option(
+    "--yes",
+    is_flag=True,
+    help=f"Compute a grid even if more than {LARGE_GRID:,} of its points are not cached yet.",
+)
+
+
+class _NoteHandler(logging.Handler):
+    """Prints the library's notes (a damaged cache entry, a recovered build) as 'note: ...'."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        click.echo(f"note: {record.getMessage()}", err=True)
 
 
 def _progress_printer(slug: str) -> Progress:
@@ -68,8 +81,24 @@ def _reporter() -> Reporter:
     )
 
 
+def cpu_count() -> int:
+    """The cores this process may use (a container or ``taskset`` may allow fewer than exist)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
 def _jobs(value: int | None) -> int:
-    return value if value is not None else max(1, os.cpu_count() or 1)
+    """``--jobs``, at most one per core: more workers than cores only add memory and waiting."""
+    cores = cpu_count()
+    if value is None:
+        return cores
+    if value > cores:
+        click.echo(
+            f"note: --jobs {value} is more than the {cores} cores here; using {cores}", err=True
+        )
+        return cores
+    return value
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -80,6 +109,10 @@ def cli() -> None:
     Typical use: `explorer build`, then `explorer serve` to preview, or open
     build/site/index.html straight from disk.
     """
+    notes = logging.getLogger("privacy_explorer")
+    notes.handlers = [_NoteHandler()]
+    notes.setLevel(logging.INFO)
+    notes.propagate = False
 
 
 @cli.command("build")
@@ -97,12 +130,34 @@ def cli() -> None:
 )
 @jobs_option
 @strict_option
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Write into an --out folder that explorer did not write, replacing the files the "
+    "site needs there (every other file is kept).",
+)
+@yes_option
 def build_command(
-    project_dir: Path, out: Path | None, only: str | None, jobs: int | None, strict: bool
+    project_dir: Path,
+    out: Path | None,
+    only: str | None,
+    jobs: int | None,
+    strict: bool,
+    force: bool,
+    yes: bool,
 ) -> None:
     """Compute every lesson's grid (cached) and write the static site."""
     project = load_project(project_dir)
-    report = build(project, out, only=only, jobs=_jobs(jobs), strict=strict, reporter=_reporter())
+    report = build(
+        project,
+        out,
+        only=only,
+        jobs=_jobs(jobs),
+        strict=strict,
+        reporter=_reporter(),
+        force=force,
+        yes=yes,
+    )
     assert report.out is not None
     computed = sum(run.computed for run in report.runs)
     cached = sum(run.cached for run in report.runs)
@@ -120,10 +175,13 @@ def build_command(
 @project_option
 @jobs_option
 @strict_option
-def check_command(project_dir: Path, jobs: int | None, strict: bool) -> None:
+@yes_option
+def check_command(project_dir: Path, jobs: int | None, strict: bool, yes: bool) -> None:
     """Validate content, grids, results and internal links without writing the site."""
     project = load_project(project_dir)
-    report = build(project, jobs=_jobs(jobs), strict=strict, reporter=_reporter(), write=False)
+    report = build(
+        project, jobs=_jobs(jobs), strict=strict, reporter=_reporter(), write=False, yes=yes
+    )
     click.echo(
         f"OK: {len(report.lessons)} lesson(s), {len(report.files)} files, "
         f"{len(report.warnings)} warning(s)."
@@ -161,13 +219,28 @@ def serve_command(project_dir: Path, site_dir: Path | None, port: int) -> None:
 @cli.command("clean")
 @project_option
 def clean_command(project_dir: Path) -> None:
-    """Remove build/: the site and the result cache."""
-    target = project_dir.resolve() / "build"
-    if target.exists():
-        shutil.rmtree(target)
-        click.echo(f"Removed {target}")
-    else:
+    """Remove what the build wrote into build/: the site, the caches, the lock.
+
+    Only files explorer wrote and nobody changed since are removed; the user's
+    own files (such as build/site/.git) stay. Symbolic links are never followed.
+    """
+    root = project_dir.resolve()
+    if not (root / SITE_FILE).is_file():
+        raise ExplorerError(
+            f"{root}: has no {SITE_FILE}, so it is not a course project; explorer clean only "
+            "removes what a build wrote into a project's build/ folder: run it in the project "
+            "folder, or pass --project DIR"
+        )
+    target = root / "build"
+    if not os.path.lexists(target):
         click.echo(f"Nothing to remove: {target} does not exist")
+        return
+    cleaned = clean(target)
+    click.echo(f"Removed {cleaned.removed} file(s) that explorer wrote in {target}")
+    if cleaned.kept:
+        click.echo(
+            f"Kept what explorer did not write (or that changed since): {', '.join(cleaned.kept)}"
+        )
 
 
 def main() -> None:

@@ -6,6 +6,7 @@ non-zero (click's ``ClickException`` does both).
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -47,6 +48,28 @@ class DataError(ExplorerError):
 
 class LinkError(ExplorerError):
     """A page links to a file or anchor that the site does not contain."""
+
+
+class OutputError(ExplorerError):
+    """The site or the cache cannot be written, or a folder is not the explorer's to replace."""
+
+
+def cannot_write(path: Path, exc: OSError) -> OutputError:
+    """``path: cannot write it: the disk is full; ...`` for a failed write of a file or folder."""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        reason, fix = "the disk is full", "free some disk space"
+    elif exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        reason, fix = "permission denied", "make the folder writable"
+    else:
+        reason, fix = (exc.strerror or str(exc)).lower(), "fix the problem"
+    return OutputError(
+        f"{path}: cannot write it: {reason}; {fix}, then build again (the previous site was kept)"
+    )
+
+
+def exit_call(exc: SystemExit) -> str:
+    """``sys.exit(0)``: how a module that raised ``exc`` stopped, as its author wrote it."""
+    return "sys.exit()" if exc.code is None else f"sys.exit({exc.code!r})"
 
 
 class Problems(ExplorerError):

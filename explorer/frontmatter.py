@@ -43,6 +43,28 @@ def read_text(path: Path, root: Path | None = None) -> str:
         ) from None
 
 
+def duplicate_key(node: yaml.Node | None) -> tuple[str, int, int] | None:
+    """The first key written twice in a mapping of ``node``: (key, first line, second line).
+
+    YAML loaders keep the last value silently; an author who wrote a key twice
+    meant one of them. Lines are 0-based, as in the YAML text.
+    """
+    if isinstance(node, yaml.MappingNode):
+        seen: dict[str, int] = {}
+        for key_node, value_node in node.value:
+            key = str(key_node.value)
+            if key in seen:
+                return key, seen[key], key_node.start_mark.line
+            seen[key] = key_node.start_mark.line
+            if (found := duplicate_key(value_node)) is not None:
+                return found
+    elif isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            if (found := duplicate_key(item)) is not None:
+                return found
+    return None
+
+
 def split_front_matter(path: Path, root: Path | None = None) -> SourceText:
     """Parse ``path``: a ``---`` line, YAML, a ``---`` line, then Markdown."""
     text = read_text(path, root).replace("\r\n", "\n")
@@ -71,6 +93,12 @@ def split_front_matter(path: Path, root: Path | None = None) -> SourceText:
             f"{location(path, line, root)}: malformed front matter: {problem}; "
             "write one 'key: value' per line (quote values that contain ':' or '#')"
         ) from None
+    if (twice := duplicate_key(node)) is not None:
+        key, first, second = twice
+        raise ContentError(
+            f"{location(path, second + 2, root)}: '{key}' is given twice in the front matter "
+            f"(first on line {first + 2}); keep one of them"
+        )
     if meta is None:
         meta, node = {}, None
     if not isinstance(meta, dict):

@@ -31,6 +31,8 @@ INLINE_KINDS = ("readout",)
 INLINE_MATH = re.compile(r"(?<![\\$])\$(?=[^\s$])(?P<tex>(?:\\.|[^$\\\n])+?)(?<=\S)\$(?!\d)")
 CODE_SPAN = re.compile(r"(`+).+?\1")
 FENCE = re.compile(r"^\s*(```|~~~)")
+ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(\s|$)")
+SETEXT_UNDERLINE = re.compile(r"^ {0,3}(=+|-+)\s*$")
 TOKEN = "xqzplaceholder{}xqz"
 TOKEN_PATTERN = re.compile(r"xqzplaceholder(\d+)xqz")
 MARKDOWN_EXTENSIONS = ["tables", "admonition", "attr_list", "footnotes", "fenced_code", "toc"]
@@ -180,9 +182,30 @@ class _Extractor:
             ) in BLOCK_KINDS:
                 out.extend(["", self.directive(whole, i, block=True), ""])
             else:
+                self._check_heading(lines, i)
                 out.append(self.inline(line, i))
             i += 1
         return "\n".join(out)
+
+    def _check_heading(self, lines: list[str], index: int) -> None:
+        """Refuse math and readouts in a heading: its text also goes into the contents."""
+        line = lines[index]
+        underlined = index + 1 < len(lines) and SETEXT_UNDERLINE.match(lines[index + 1])
+        if not (ATX_HEADING.match(line) or (line.strip() and underlined)):
+            return
+        text = CODE_SPAN.sub("", line)
+        if math := INLINE_MATH.search(text) or re.search(r"\$\$.*?(\$\$|$)", text):
+            raise ContentError(
+                f"{self.where(index)}: a heading cannot hold math ({math.group(0).strip()}): "
+                "its text also goes into the table of contents and the heading's link, which "
+                "show plain text; write it in words, or put the formula in the text below"
+            )
+        if directive := DIRECTIVE.search(text):
+            raise ContentError(
+                f"{self.where(index)}: a heading cannot hold {directive.group(0)}: its text "
+                "also goes into the table of contents, which shows plain text; put it in the "
+                "text below the heading"
+            )
 
     def _display_math(self, lines: list[str], start: int, out: list[str]) -> int:
         """Consume ``$$ ... $$`` (one or several lines); return the index of its last line."""

@@ -18,7 +18,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar
 
-from privacy_explorer.errors import ModuleError, location, raise_collected
+from privacy_explorer.errors import ModuleError, exit_call, location, raise_collected
 from privacy_explorer.lesson import (
     LANGUAGES,
     Chart,
@@ -142,6 +142,11 @@ def _check_text(value: Any, what: str) -> str | None:
     return None
 
 
+def _same_value(value: Any, default: Any) -> bool:
+    """Equal, and both or neither a bool: Python calls ``True == 1``, a learner does not."""
+    return isinstance(value, bool) == isinstance(default, bool) and value == default
+
+
 def _check_param(param: Any, problems: list[str], where: str) -> None:
     if not isinstance(param, Param):
         problems.append(f"{where}: GRID.params must hold Param objects, got {param!r}")
@@ -167,9 +172,13 @@ def _check_param(param: Any, problems: list[str], where: str) -> None:
         return
     if len({canonical_text(v) for v in values}) != len(values):
         problems.append(f"{where}: grid parameter '{name}' lists a value twice")
-    if param.default not in values:
+    if not any(_same_value(value, param.default) for value in values):
+        hint = ""
+        if isinstance(param.default, bool) or any(isinstance(v, bool) for v in values):
+            hint = f" ({', '.join(map(repr, values))}); True and False are not the numbers 1 and 0"
         problems.append(
-            f"{where}: grid parameter '{name}' default {param.default!r} is not one of its values"
+            f"{where}: grid parameter '{name}' default {param.default!r} is not one of its "
+            f"values{hint}"
         )
     if problem := _check_text(param.label, f"grid parameter '{name}' label"):
         problems.append(f"{where}: {problem}")
@@ -309,6 +318,12 @@ def load_module(compute_dir: Path, name: str, root: Path, named_by: str) -> Less
         )
     try:
         module = import_module_file(path, root)
+    except SystemExit as exc:
+        raise ModuleError(
+            f"{location(path, None, root)}: importing the module called {exit_call(exc)}; "
+            "a lesson module must never end the build: raise an exception that says what "
+            "is wrong instead"
+        ) from None
     except Exception as exc:
         raise ModuleError(
             f"{location(path, None, root)}: importing the module failed: "

@@ -8,6 +8,7 @@ data files. Nothing here runs a compute module; see :mod:`privacy_explorer.modul
 from __future__ import annotations
 
 import importlib.resources
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +17,7 @@ from typing import Any
 import yaml
 
 from privacy_explorer.errors import ContentError, location, raise_collected
-from privacy_explorer.frontmatter import SourceText, read_text, split_front_matter
+from privacy_explorer.frontmatter import SourceText, duplicate_key, read_text, split_front_matter
 from privacy_explorer.lesson import LANGUAGES, Text
 
 SITE_FILE = "site.yml"
@@ -27,7 +28,10 @@ FRONT_MATTER_KEYS = {
     "summary": "one sentence for the lesson's card on the index page",
     "order": "the lesson's position on the index page (a whole number)",
     "compute": "the compute module in compute/ (without .py), if the lesson is interactive",
+    "timeout": "the longest one grid point may compute, in seconds (default 600)",
 }
+POINT_TIMEOUT = 600.0
+"""Seconds a grid point may compute when the front matter sets no ``timeout``."""
 REQUIRED_KEYS = ("title", "summary", "order")
 BUILTIN_TEMPLATES = "privacy_explorer.site_templates"
 """The default templates, package data of the wheel (the repository's site_templates/)."""
@@ -102,6 +106,8 @@ class Lesson:
     """Name of the module in ``compute/``, or ``None`` for a text-only lesson."""
     pages: dict[str, LessonPage]
     """The lesson in each language."""
+    timeout: float = POINT_TIMEOUT
+    """Seconds one grid point may compute before the build stops with an error."""
 
 
 def _text_field(data: dict[str, Any], key: str, where: str) -> Text:
@@ -127,13 +133,20 @@ def load_project(root: Path) -> Project:
             f"(one with {SITE_FILE}, content/ and compute/) or pass --project DIR"
         )
     try:
-        data = yaml.safe_load(read_text(site_file, root))
+        text = read_text(site_file, root)
+        data = yaml.safe_load(text)
+        twice = duplicate_key(yaml.compose(text, Loader=yaml.SafeLoader))
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else None
         raise ContentError(
             f"{location(site_file, line, root)}: malformed YAML: {exc.problem}"
         ) from None
     where = location(site_file, None, root)
+    if twice is not None:
+        raise ContentError(
+            f"{location(site_file, twice[2] + 1, root)}: '{twice[0]}' is given twice "
+            f"(first on line {twice[1] + 1}); keep one of them"
+        )
     if not isinstance(data, dict):
         raise ContentError(f"{where}: expected 'title:' and 'description:' keys")
     return Project(
@@ -141,6 +154,12 @@ def load_project(root: Path) -> Project:
         title=_text_field(data, "title", where),
         description=_text_field(data, "description", where),
     )
+
+
+def _is_timeout(value: Any) -> bool:
+    """Whether ``value`` is a usable ``timeout``: a finite number of seconds above zero."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    return number and math.isfinite(value) and value > 0
 
 
 def _lesson_page(source: SourceText, lang: str, root: Path, problems: list[str]) -> LessonPage:
@@ -169,6 +188,11 @@ def _lesson_page(source: SourceText, lang: str, root: Path, problems: list[str])
         problems.append(
             f"{where('compute')}: 'compute' must be a module name such as "
             f"differential_privacy, got {meta['compute']!r}"
+        )
+    timeout = meta.get("timeout", POINT_TIMEOUT)
+    if not _is_timeout(timeout):
+        problems.append(
+            f"{where('timeout')}: 'timeout' must be a number of seconds > 0, got {timeout!r}"
         )
     return LessonPage(
         lang=lang,
@@ -219,7 +243,7 @@ def discover_lessons(project: Project) -> list[Lesson]:
         if len(pages) != len(LANGUAGES):
             continue
         metas = [pages[lang].source.meta for lang in LANGUAGES]
-        for key in ("order", "compute"):
+        for key in ("order", "compute", "timeout"):
             values = {repr(m.get(key)) for m in metas}
             if len(values) > 1:
                 first = pages[LANGUAGES[0]].source
@@ -229,13 +253,14 @@ def discover_lessons(project: Project) -> list[Lesson]:
                     "give every language the same value"
                 )
         meta = metas[0]
-        order = meta.get("order")
+        order, timeout = meta.get("order"), meta.get("timeout")
         lessons.append(
             Lesson(
                 slug=slug,
                 order=order if isinstance(order, int) else 0,
                 compute=meta.get("compute"),
                 pages=pages,
+                timeout=float(timeout) if _is_timeout(timeout) else POINT_TIMEOUT,
             )
         )
     if not by_slug and not problems:

@@ -34,9 +34,21 @@ def make_environment(templates_dir: Path) -> jinja2.Environment:
     )
 
 
+SCRIPT_ESCAPES = str.maketrans(
+    {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+)
+"""Characters that JSON may hold raw but a ``<script>`` element or a JS parser may not."""
+
+
 def script_json(value: Any) -> str:
-    """JSON safe inside ``<script>``: ``</`` cannot close the element early."""
-    return dumps(value).replace("</", "<\\/")
+    """JSON that is safe as the text of a ``<script>`` element and as JavaScript.
+
+    With no ``<`` at all, data holding ``</script>``, ``<!--`` or ``<script`` cannot
+    end or re-open the element and cut the page short; ``&`` and ``>`` follow for
+    the same reason, and U+2028/U+2029 for JavaScript parsers older than ES2019.
+    The characters only occur inside JSON strings, where ``\\uXXXX`` means the same.
+    """
+    return dumps(value).translate(SCRIPT_ESCAPES)
 
 
 COMPACT_POINTS_ABOVE = 1000

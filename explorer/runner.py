@@ -10,23 +10,30 @@ point's key and result (see :func:`run_grid`).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
-import os
 import platform
-import tempfile
-from collections.abc import Callable, Mapping
+import time
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from joblib import Parallel, delayed
-
-from privacy_explorer.errors import ComputeError, location
-from privacy_explorer.lesson import LANGUAGES, Grid, Scalar, canonical_text
+from privacy_explorer.cachefile import note_damaged, write_atomically
+from privacy_explorer.errors import ComputeError, exit_call, location
+from privacy_explorer.lesson import LANGUAGES, Grid, Readout, Scalar, canonical_text
 from privacy_explorer.modules import LessonModule, import_module_file
+from privacy_explorer.workers import (
+    RunningPoints,
+    TimeUp,
+    WorkerDied,
+    dies_alone,
+    in_workers,
+    time_limit,
+)
 
 RESULT_FORMAT = 1
 """Bumped when the meaning of a cached file changes, invalidating every cache entry."""
@@ -35,6 +42,8 @@ BATCH_ABOVE = 1000
 """Grids with more points than this are computed and cached in batches."""
 BATCH_SIZE = 256
 """Consecutive grid points per batch: one worker task and one cache file."""
+LARGE_GRID = 200_000
+"""More grid points than this to compute, and the build asks for ``--yes`` first."""
 
 Progress = Callable[[int, int, int], None]
 """``progress(done, total, from_cache)``, called as grid points finish."""
@@ -106,11 +115,25 @@ def dumps(value: Any) -> str:
     )
 
 
-def _compute_in_worker(path: str, root: str, point: dict[str, Scalar]) -> tuple[bool, str]:
-    """Run ``compute(**point)`` in this process; return (ok, JSON text or error text)."""
-    module = import_module_file(Path(path), Path(root))
+def _compute_point(
+    path: str, root: str, point: dict[str, Scalar], timeout: float | None
+) -> tuple[bool, str]:
+    """Run ``compute(**point)`` in this process; return (ok, JSON text or what went wrong)."""
     try:
-        result = module.compute(**point)
+        module = import_module_file(Path(path), Path(root))
+        with time_limit(timeout):
+            result = module.compute(**point)
+    except TimeUp:
+        return False, (
+            f"ran past the time limit of {timeout:g} s; make it faster, or raise the limit in "
+            f"the lesson's front matter (e.g. 'timeout: {2 * (timeout or 0):g}', in seconds per "
+            "grid point)"
+        )
+    except SystemExit as exc:  # a module must not end the build, least of all with status 0
+        return False, (
+            f"called {exit_call(exc)}; compute() must return a result, "
+            "or raise an exception that says what is wrong"
+        )
     except Exception as exc:
         return False, f"raised {type(exc).__name__}: {exc}"
     try:
@@ -119,11 +142,19 @@ def _compute_in_worker(path: str, root: str, point: dict[str, Scalar]) -> tuple[
         return False, f"returned an unusable value: {exc}"
 
 
-def _compute_batch(path: str, root: str, points: list[dict[str, Scalar]]) -> list[tuple[bool, str]]:
-    """:func:`_compute_in_worker` for several points in one task, stopping at a failure."""
+def _compute_batch(
+    path: str,
+    root: str,
+    points: list[dict[str, Scalar]],
+    timeout: float | None,
+    running: RunningPoints | None = None,
+) -> list[tuple[bool, str]]:
+    """:func:`_compute_point` for several points in one task, stopping at a failure."""
+    running = running or RunningPoints(None)
     outcomes = []
     for point in points:
-        outcomes.append(_compute_in_worker(path, root, point))
+        with running.computing(point):
+            outcomes.append(_compute_point(path, root, point, timeout))
         if not outcomes[-1][0]:
             break
     return outcomes
@@ -148,12 +179,35 @@ def check_result(result: Any, module: LessonModule) -> None:
         if not isinstance(rows, list) or any(not isinstance(row, dict) for row in rows):
             raise ValueError(f"result['datasets']['{name}'] must be a list of row dicts")
     for name, value in result["readouts"].items():
-        per_language = isinstance(value, dict) and all(
-            isinstance(value.get(lang), str) for lang in LANGUAGES
+        _check_readout(name, value, module.readouts.get(name))
+
+
+def _check_readout(name: str, value: Any, readout: Readout | None) -> None:
+    """Raise ValueError unless the readout's value is one the page can show in every language."""
+    example = ", ".join(f"'{lang}': ..." for lang in LANGUAGES)
+    if value is None:
+        raise ValueError(f"readout '{name}' is None; return a number, a text or {{{example}}}")
+    if isinstance(value, bool):
+        raise ValueError(
+            f"readout '{name}' is {value}, a bool; return a number or a text ({{{example}}} "
+            "gives a word per language)"
         )
-        if isinstance(value, dict | list) and not per_language:
-            example = ", ".join(f"'{lang}': ..." for lang in LANGUAGES)
-            raise ValueError(f"readout '{name}' must be a number, a text or {{{example}}}")
+    per_language = isinstance(value, dict) and all(
+        isinstance(value.get(lang), str) for lang in LANGUAGES
+    )
+    if isinstance(value, dict | list) and not per_language:
+        raise ValueError(f"readout '{name}' must be a number, a text or {{{example}}}")
+    if readout is None:
+        return
+    try:
+        for lang in LANGUAGES:
+            readout.text(value, lang)
+    except (ValueError, TypeError) as exc:
+        fix = "a whole number (int(...))" if "'d'" in str(exc) else "a value that fits it"
+        raise ValueError(
+            f"readout '{name}' is {value!r}, which its format {readout.format!r} cannot show "
+            f"({exc}); return {fix}, or change the format in READOUTS"
+        ) from None
 
 
 def cache_key(
@@ -173,16 +227,45 @@ def cache_key(
     return hashlib.sha256(dumps(material).encode()).hexdigest()
 
 
-def _read_cached(path: Path, keys: list[str]) -> list[Any] | None:
-    """The results stored under ``keys`` in ``path``; ``None`` unless all are there, intact."""
+def _read_cached(
+    path: Path, keys: list[str], module: LessonModule
+) -> tuple[list[dict[str, Any]] | None, str | None]:
+    """The results stored under ``keys`` in ``path``, checked like fresh ones.
+
+    Returns ``(results, None)``, or ``(None, None)`` when there is no such file, or
+    ``(None, problem)`` when the file is damaged: unreadable, truncated, holding
+    another point's result (a swapped file), or a result that fails
+    :func:`json_ready` or :func:`check_result`.
+    """
     try:
-        stored = json.loads(path.read_text("utf-8"))
-        if len(keys) == 1 and "result" in stored:
-            return [stored["result"]]
-        by_key = {entry["key"]: entry["result"] for entry in stored["entries"]}
-        return [by_key[key] for key in keys]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None  # missing or damaged entries are simply recomputed
+        stored = json.loads(path.read_bytes().decode("utf-8"))
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        return None, f"cannot read it: {exc.strerror}"
+    except UnicodeDecodeError:
+        return None, "it is not UTF-8 text"
+    except ValueError:
+        return None, "it is not valid JSON; it may be truncated"
+    try:
+        if len(keys) == 1 and isinstance(stored, dict) and "result" in stored:
+            if stored.get("key") != keys[0]:
+                return None, "it holds the result of another grid point"
+            found = [stored["result"]]
+        else:
+            by_key = {entry["key"]: entry["result"] for entry in stored["entries"]}
+            if any(key not in by_key for key in keys):
+                return None, "it lacks the result of a grid point of its batch"
+            found = [by_key[key] for key in keys]
+    except (KeyError, TypeError):
+        return None, "it is not a result cache entry"
+    try:
+        for result in found:
+            json_ready(result, "result")
+            check_result(result, module)
+    except ValueError as exc:
+        return None, str(exc)
+    return found, None
 
 
 def batch_name(keys: list[str]) -> str:
@@ -190,19 +273,6 @@ def batch_name(keys: list[str]) -> str:
     if len(keys) == 1:
         return keys[0]
     return hashlib.sha256("\n".join(keys).encode()).hexdigest()
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and ``os.replace``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
 
 
 def plan_batches(grid: Grid, points: list[dict[str, Scalar]]) -> list[list[int]]:
@@ -224,6 +294,15 @@ def plan_batches(grid: Grid, points: list[dict[str, Scalar]]) -> list[list[int]]
     ]
 
 
+def _duration(seconds: float) -> str:
+    """``40 s``, ``12 min`` or ``3.5 h``: an estimate as a person says it."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
 def run_grid(
     slug: str,
     module: LessonModule,
@@ -232,15 +311,23 @@ def run_grid(
     root: Path,
     jobs: int = 1,
     progress: Progress | None = None,
+    *,
+    timeout: float | None = None,
+    large_grid_ok: bool = False,
 ) -> GridRun:
     """Every grid point's result, from the cache where possible, computing the rest.
 
     Points are computed and cached in the batches of :func:`plan_batches`: one
     worker task and one cache file per batch, named by the hash of its points'
-    keys (a single point's file by its own key).
+    keys (a single point's file by its own key). A cached batch is used only if
+    every result in it passes the checks a fresh one does; otherwise it is
+    computed again, with a note. Each point may run for ``timeout`` seconds.
+    With more than :data:`LARGE_GRID` points to compute, the first batch is
+    timed and the build stops with an estimate unless ``large_grid_ok``.
 
     Raises :class:`ComputeError` naming the lesson and the grid point when a
-    compute function raises or returns something a page cannot show.
+    compute function raises, exits, runs too long, kills its worker process or
+    returns something a page cannot show.
     """
     versions = library_versions()
     lesson_dir = results_dir / slug
@@ -251,8 +338,11 @@ def run_grid(
     results: dict[str, dict[str, Any]] = {}
     todo: list[tuple[list[int], str]] = []
     for batch, name in zip(batches, names, strict=True):
-        cached = _read_cached(lesson_dir / f"{name}.json", [keys[i] for i in batch])
+        path = lesson_dir / f"{name}.json"
+        cached, problem = _read_cached(path, [keys[i] for i in batch], module)
         if cached is None:
+            if problem is not None:
+                note_damaged(path, problem, "computing it again")
             todo.append((batch, name))
             continue
         for index, result in zip(batch, cached, strict=True):
@@ -261,46 +351,95 @@ def run_grid(
     total = len(points)
     if progress:
         progress(from_cache, total, from_cache)
+    where = location(module.path, None, root)
 
     def fail(point: Mapping[str, Scalar], problem: str) -> ComputeError:
         return ComputeError(
-            f"{location(module.path, None, root)}: lesson {slug}, grid point "
-            f"({describe_point(point)}): compute() {problem}"
+            f"{where}: lesson {slug}, grid point ({describe_point(point)}): compute() {problem}"
         )
 
-    if todo:
-        tasks = [[points[i] for i in batch] for batch, _ in todo]
-        if jobs == 1:
-            outcomes = (_compute_batch(str(module.path), str(root), task) for task in tasks)
-        else:
-            outcomes = Parallel(n_jobs=jobs, return_as="generator")(
-                delayed(_compute_batch)(str(module.path), str(root), task) for task in tasks
-            )
-        done = from_cache
-        for (batch, name), batch_outcomes in zip(todo, outcomes, strict=True):
-            entries = []
-            for index, (ok, payload) in zip(batch, batch_outcomes, strict=False):
-                point = points[index]
-                if not ok:
-                    raise fail(point, payload)
-                result = json.loads(payload)
-                try:
-                    check_result(result, module)
-                except ValueError as exc:
-                    raise fail(point, f"returned an unusable result: {exc}") from None
-                entries.append({"point": point, "key": keys[index], "result": result})
-                results[module.grid.key(point)] = result
-            envelope = (
-                {"lesson": slug, **entries[0]}
-                if len(batch) == 1
-                else {"lesson": slug, "entries": entries}
-            )
-            write_atomically(lesson_dir / f"{name}.json", dumps(envelope))
-            done += len(batch)
-            if progress:
-                progress(done, total, from_cache)
+    def store(batch: list[int], name: str, outcomes: list[tuple[bool, str]]) -> None:
+        """Check a computed batch, keep its results and write its cache file."""
+        entries = []
+        for index, (ok, payload) in zip(batch, outcomes, strict=False):
+            point = points[index]
+            if not ok:
+                raise fail(point, payload)
+            result = json.loads(payload)
+            try:
+                check_result(result, module)
+            except ValueError as exc:
+                raise fail(point, f"returned an unusable result: {exc}") from None
+            entries.append({"point": point, "key": keys[index], "result": result})
+            results[module.grid.key(point)] = result
+        envelope = (
+            {"lesson": slug, **entries[0]}
+            if len(batch) == 1
+            else {"lesson": slug, "entries": entries}
+        )
+        write_atomically(lesson_dir / f"{name}.json", dumps(envelope))
+
+    arguments = [
+        (str(module.path), str(root), [points[i] for i in batch], timeout) for batch, _ in todo
+    ]
+    to_compute = total - from_cache
+    if to_compute > LARGE_GRID and not large_grid_ok:
+        # Timed here, not in a worker, so that starting the workers does not count.
+        started = time.perf_counter()
+        store(*todo[0], _compute_batch(*arguments[0]))
+        each = (time.perf_counter() - started) / len(todo[0][0])
+        sizes = " × ".join(f"{len(p.values)} {p.name}" for p in module.grid.params)
+        raise ComputeError(
+            f"{where}: lesson {slug} has {to_compute:,} grid points to compute ({sizes}), "
+            f"more than the {LARGE_GRID:,} a build computes without asking; at "
+            f"{each:.2g} s per point (the first took that) they would take about "
+            f"{_duration(each * to_compute / jobs)} with --jobs {jobs}; pass --yes to compute "
+            "them (results are cached), or give the parameters fewer values"
+        )
+    done = from_cache
+    with contextlib.closing(_outcomes(arguments, jobs)) as outcomes:
+        try:
+            for (batch, name), batch_outcomes in zip(todo, outcomes, strict=True):
+                store(batch, name, batch_outcomes)
+                done += len(batch)
+                if progress:
+                    progress(done, total, from_cache)
+        except WorkerDied as died:
+            raise _worker_death(died, f"{where}: lesson {slug}", arguments) from None
     _prune(lesson_dir, set(names))
     return GridRun(lesson=slug, results=results, computed=total - from_cache, cached=from_cache)
+
+
+def _outcomes(arguments: list[tuple[Any, ...]], jobs: int) -> Iterator[list[tuple[bool, str]]]:
+    """Each task's outcomes in order: in this process with one job, else in worker processes."""
+    if jobs == 1:
+        for task in arguments:
+            yield _compute_batch(*task)
+    elif arguments:
+        yield from in_workers(_compute_batch, arguments, jobs)
+
+
+def _worker_death(died: WorkerDied, lesson: str, arguments: list[tuple[Any, ...]]) -> ComputeError:
+    """The error for a worker that died, naming the point that kills a worker on its own."""
+    path, root, _, timeout = arguments[0]
+    suspects = died.points
+    if len(suspects) > 1:
+        suspects = [p for p in suspects if dies_alone(_compute_batch, (path, root, [p], timeout))]
+        suspects = suspects or died.points
+    advice = (
+        "compute() must return a result or raise an exception: look for os._exit(), a crash "
+        "in compiled code, or more memory than the machine has"
+    )
+    if len(suspects) == 1:
+        return ComputeError(
+            f"{lesson}, grid point ({describe_point(suspects[0])}): the worker process "
+            f"computing it died ({died.how}); {advice}"
+        )
+    which = ", ".join(f"({describe_point(p)})" for p in suspects) or "(unknown)"
+    return ComputeError(
+        f"{lesson}: a worker process died ({died.how}) while computing one of the grid "
+        f"points {which}; {advice}"
+    )
 
 
 def _prune(lesson_dir: Path, live: set[str]) -> None:

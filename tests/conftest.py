@@ -38,8 +38,8 @@ def sample_project(tmp_path: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def course_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, BuildReport]:
-    """The real course, built once per test session into a temporary folder."""
-    out = tmp_path_factory.mktemp("course") / "site"
+    """The real course, built once per test session into ``<tmp>/served/course-repo``."""
+    out = tmp_path_factory.mktemp("course") / "served" / "course-repo"
     report = build(load_project(REPO), out, jobs=2)
     return out, report
 
@@ -59,12 +59,7 @@ def browser() -> Iterator[object]:
 def site_server(course_site: tuple[Path, BuildReport]) -> Iterator[str]:
     """The built course served on 127.0.0.1 under a sub-path, as GitHub Pages would."""
     site, _ = course_site
-    mount = site.parent / "served"
-    mount.mkdir(exist_ok=True)
-    link = mount / "course-repo"
-    if not link.exists():
-        link.symlink_to(site, target_is_directory=True)
-    server = make_server(mount, 0)
+    server = make_server(site.parent, 0)  # the site sits in the sub-folder course-repo/
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}/course-repo/"

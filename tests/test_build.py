@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
-import os
 import posixpath
 import re
 import shutil
@@ -28,7 +27,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from click.testing import CliRunner
 
-from privacy_explorer import render, runner
+from privacy_explorer import output, render, runner
 from privacy_explorer.build import BuildReport, build, write_site
 from privacy_explorer.cli import cli
 from privacy_explorer.errors import ExplorerError
@@ -45,6 +44,7 @@ TWIN = {
     "en/01-dice.html": "01-dice.html",
 }
 SAMPLE_FILES = {
+    ".explorer-site",
     ".nojekyll",
     "404.html",
     "index.html",
@@ -560,11 +560,10 @@ def test_write_site_keeps_the_old_site_when_a_file_cannot_be_written(
     with pytest.raises(ExplorerError) as failure:
         write_site(newer, site)
     monkeypatch.undo()
-    fourth = site.parent / f".site.new-{os.getpid()}" / sorted(newer)[3]
+    fourth = sorted(newer)[2]  # the marker is written first
     assert failure.value.message == (
-        f"{site}: writing the site failed: [Errno 28] No space left on device: '{fourth}'; "
-        "the previous site was kept; free disk space or fix the folder's permissions, "
-        "then build again"
+        f"{site / fourth}: cannot write it: the disk is full; free some disk space, then build "
+        "again (the previous site was kept)"
     )
     assert len(written) == 3
     assert snapshot(site) == before
@@ -586,6 +585,7 @@ def test_write_site_restores_the_old_site_when_the_swap_fails(
         return rename(self, target)
 
     monkeypatch.setattr(Path, "rename", refuse_to_swap_in)
+    monkeypatch.setattr(output, "_exchange", lambda first, second: False)  # two renames
     with pytest.raises(ExplorerError, match="the previous site was kept"):
         write_site(newer, site)
     monkeypatch.undo()

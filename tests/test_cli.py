@@ -43,8 +43,11 @@ def add_text_lesson(project: Path) -> None:
     ("command", "options"),
     [
         ([], ["--version", "--help", "build", "check", "serve", "clean"]),
-        (["build"], ["--project", "--out", "--only", "--jobs", "-j", "--strict"]),
-        (["check"], ["--project", "--jobs", "--strict"]),
+        (
+            ["build"],
+            ["--project", "--out", "--only", "--jobs", "-j", "--strict", "--force", "--yes"],
+        ),
+        (["check"], ["--project", "--jobs", "--strict", "--yes"]),
         (["serve"], ["--project", "--dir", "--port"]),
         (["clean"], ["--project"]),
     ],
@@ -67,7 +70,9 @@ def test_version() -> None:
     assert result.output == f"explorer, version {__version__}\n"
 
 
-def test_python_m_privacy_explorer_prints_the_same_help_as_the_console_script(tmp_path: Path) -> None:
+def test_python_m_privacy_explorer_prints_the_same_help_as_the_console_script(
+    tmp_path: Path,
+) -> None:
     script = Path(sys.executable).parent / "explorer"
     assert script.is_file(), "install the project (pip install -e .) to get the explorer script"
     as_module = subprocess.run(
@@ -141,12 +146,13 @@ def test_check_fails_on_an_unknown_readout(sample_project: Path) -> None:
     assert not (sample_project / "build").exists()
 
 
-def test_clean_removes_build(sample_project: Path) -> None:
+def test_clean_removes_what_the_build_wrote(sample_project: Path) -> None:
     assert run_build(sample_project).exit_code == 0
     build_dir = sample_project / "build"
+    written = sum(1 for path in build_dir.rglob("*") if path.is_file()) - 1  # not the lock
     result = invoke("clean", "--project", str(sample_project))
-    assert result.exit_code == 0
-    assert result.output == f"Removed {build_dir}\n"
+    assert result.exit_code == 0, result.output
+    assert result.output == f"Removed {written} file(s) that explorer wrote in {build_dir}\n"
     assert not build_dir.exists()
     again = invoke("clean", "--project", str(sample_project))
     assert again.exit_code == 0

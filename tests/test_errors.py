@@ -8,6 +8,7 @@ byte-for-byte the same, with no half-written folder left beside it.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -93,6 +94,18 @@ def assert_refused(result: Result, message: str, project: Path, site: dict[str, 
     assert sorted(path.name for path in (project / "build").glob(".site.*")) == []
 
 
+def own_templates(*steps: Edit) -> Edit:
+    """Give the project a copy of the explorer's site_templates/, then apply ``steps`` to it."""
+
+    def edit(project: Path) -> None:
+        shutil.copytree(REPO / "site_templates", project / "site_templates")
+        for step in steps:
+            step(project)
+
+    return edit
+
+
+REPO = Path(__file__).resolve().parent.parent
 DICE_KO = "content/ko/01-dice.md"
 DICE_EN = "content/en/01-dice.md"
 DICE_PY = "compute/dice.py"
@@ -211,7 +224,7 @@ CASES = [
     pytest.param(
         replace(DICE_EN, "order: 1\n", "order: 1\nauthor: Sam\n"),
         "content/en/01-dice.md:5: unknown front matter key 'author'; "
-        "allowed: title, summary, order, compute",
+        "allowed: title, summary, order, compute, timeout",
         id="unknown-front-matter-key",
     ),
     pytest.param(
@@ -291,6 +304,171 @@ CASES = [
         "result['datasets'] (or from summarize()) or remove the table",
         id="table-dataset-missing",
     ),
+    # --- nothing wrong passes silently ---------------------------------------------------------
+    pytest.param(
+        replace(
+            DICE_PY,
+            '    title = {"ko": "눈별 횟수"',
+            '    raise SystemExit(1)\n    title = {"ko": "눈별 횟수"',
+        ),
+        "compute/dice.py:55: called sys.exit(1) during the build; a module must never end the "
+        "build: raise an exception that says what is wrong instead",
+        id="chart-builder-raises-system-exit",
+    ),
+    pytest.param(
+        replace(DICE_PY, "import csv\n", "import csv\nimport sys\n\nsys.exit(0)\n"),
+        "compute/dice.py: importing the module called sys.exit(0); a lesson module must never "
+        "end the build: raise an exception that says what is wrong instead",
+        id="module-exits-on-import",
+    ),
+    pytest.param(
+        replace(
+            DICE_PY,
+            "    values = rolls()\n",
+            "    values = rolls()\n"
+            '    if threshold == 5 and prior == "add_one":\n'
+            "        import sys\n\n        sys.exit(0)\n",
+        ),
+        "compute/dice.py: lesson 01-dice, grid point (threshold=5, prior=add_one): compute() "
+        "called sys.exit(0); compute() must return a result, or raise an exception that says "
+        "what is wrong",
+        id="compute-calls-sys-exit-0",
+    ),
+    pytest.param(
+        replace(
+            DICE_PY,
+            "    values = rolls()\n",
+            "    values = rolls()\n    if threshold == 3:\n        raise SystemExit\n",
+        ),
+        "compute/dice.py: lesson 01-dice, grid point (threshold=3, prior=none): compute() "
+        "called sys.exit(); compute() must return a result, or raise an exception that says "
+        "what is wrong",
+        id="compute-raises-system-exit",
+    ),
+    pytest.param(
+        replace(
+            DICE_PY,
+            '    return {\n        "by_threshold"',
+            '    raise SystemExit(2)\n    return {\n        "by_threshold"',
+        ),
+        "compute/dice.py: summarize() called sys.exit(2); it must return datasets, or raise an "
+        "exception that says what is wrong",
+        id="summarize-raises-system-exit",
+    ),
+    pytest.param(
+        replace(
+            DICE_PY, '"rolls": len(values)', '"rolls": None if threshold == 3 else len(values)'
+        ),
+        "compute/dice.py: lesson 01-dice, grid point (threshold=3, prior=none): compute() "
+        "returned an unusable result: readout 'rolls' is None; return a number, a text or "
+        "{'ko': ..., 'en': ...}",
+        id="readout-none",
+    ),
+    pytest.param(
+        replace(
+            DICE_PY, '"share": share_at_least(values, threshold, prior)', '"share": threshold > 4'
+        ),
+        "compute/dice.py: lesson 01-dice, grid point (threshold=2, prior=none): compute() "
+        "returned an unusable result: readout 'share' is False, a bool; return a number or a "
+        "text ({'ko': ..., 'en': ...} gives a word per language)",
+        id="readout-bool",
+    ),
+    pytest.param(
+        replace(DICE_PY, '"rolls": len(values)', '"rolls": len(values) / 1'),
+        "compute/dice.py: lesson 01-dice, grid point (threshold=2, prior=none): compute() "
+        "returned an unusable result: readout 'rolls' is 10.0, which its format 'd' cannot show "
+        "(Unknown format code 'd' for object of type 'float'); return a whole number "
+        "(int(...)), or change the format in READOUTS",
+        id="readout-float-formatted-as-d",
+    ),
+    pytest.param(
+        replace(DICE_EN, "order: 1\n", "order: 1\ntitle: Dice again\n"),
+        "content/en/01-dice.md:5: 'title' is given twice in the front matter (first on line 2); "
+        "keep one of them",
+        id="front-matter-key-twice",
+    ),
+    pytest.param(
+        replace("site.yml", "  en: Sample course\n", "  en: Sample course\n  en: Another\n"),
+        "site.yml:4: 'en' is given twice (first on line 3); keep one of them",
+        id="site-yml-key-twice",
+    ),
+    pytest.param(
+        replace(DICE_PY, '"threshold", (2, 3, 4, 5, 6), 4', '"threshold", (0, 1), True'),
+        "compute/dice.py:17: grid parameter 'threshold' default True is not one of its values "
+        "(0, 1); True and False are not the numbers 1 and 0",
+        id="bool-default-not-in-grid",
+    ),
+    pytest.param(
+        replace(DICE_EN, "## Hands-on\n", "## Hands-on with $\\hat p$\n"),
+        "content/en/01-dice.md:8: a heading cannot hold math ($\\hat p$): its text also goes "
+        "into the table of contents and the heading's link, which show plain text; write it "
+        "in words, or put the formula in the text below",
+        id="math-in-a-heading",
+    ),
+    pytest.param(
+        replace(DICE_KO, "## 실습\n", "실습 $n$ 번\n------\n"),
+        "content/ko/01-dice.md:8: a heading cannot hold math ($n$): its text also goes "
+        "into the table of contents and the heading's link, which show plain text; write it "
+        "in words, or put the formula in the text below",
+        id="math-in-an-underlined-heading",
+    ),
+    pytest.param(
+        replace(DICE_EN, "## Hands-on\n", "## Hands-on: {{< readout share >}}\n"),
+        "content/en/01-dice.md:8: a heading cannot hold {{< readout share >}}: its text also "
+        "goes into the table of contents, which shows plain text; put it in the text below "
+        "the heading",
+        id="readout-in-a-heading",
+    ),
+    pytest.param(
+        edits(
+            replace(DICE_KO, "order: 1\n", "order: 1\ntimeout: 0\n"),
+            replace(DICE_EN, "order: 1\n", "order: 1\ntimeout: 0\n"),
+        ),
+        "2 problems found:\n"
+        "  content/ko/01-dice.md:5: 'timeout' must be a number of seconds > 0, got 0\n"
+        "  content/en/01-dice.md:5: 'timeout' must be a number of seconds > 0, got 0",
+        id="timeout-not-positive",
+    ),
+    pytest.param(
+        replace(DICE_KO, "order: 1\n", "order: 1\ntimeout: 30\n"),
+        "content/ko/01-dice.md:5: 'timeout' differs between languages (30, None); "
+        "give every language the same value",
+        id="timeout-differs-between-languages",
+    ),
+    pytest.param(
+        own_templates(delete("site_templates/404.html")),
+        "site_templates/404.html: missing; compare it with the explorer's own site_templates/ "
+        "(or remove site_templates/ to use them)",
+        id="template-missing",
+    ),
+    pytest.param(
+        own_templates(replace("site_templates/index.html", "{% endblock %}", "{% endblok %}")),
+        "site_templates/index.html:19: template syntax error: Encountered unknown tag 'endblok'. "
+        "Jinja was looking for the following tags: 'endblock'. The innermost block that needs "
+        "to be closed is 'block'; compare it with the explorer's own site_templates/ "
+        "(or remove site_templates/ to use them)",
+        id="template-syntax-error",
+    ),
+    pytest.param(
+        own_templates(
+            replace("site_templates/lesson.html", "{{ page_title }}</h1>", "{{ page_titel }}</h1>")
+        ),
+        "site_templates/lesson.html:7: the template failed: 'page_titel' is undefined; compare it "
+        "with the explorer's own site_templates/ (or remove site_templates/ to use them)",
+        id="template-undefined-variable",
+    ),
+    pytest.param(
+        own_templates(delete("site_templates/static/explorer.js")),
+        "site_templates/static/explorer.js: cannot read it (No such file or directory); compare "
+        "it with the explorer's own site_templates/ (or remove site_templates/ to use them)",
+        id="template-static-file-missing",
+    ),
+    pytest.param(
+        own_templates(write("site_templates/strings.yml", "home: [unclosed\n")),
+        "site_templates/strings.yml:2: malformed YAML: expected ',' or ']', "
+        "but got '<stream end>'; write one 'key: {ko: ..., en: ...}' entry per text",
+        id="template-strings-malformed",
+    ),
     pytest.param(
         edits(
             replace(DICE_KO, "{{< readout rolls >}}", "{{< readout throws >}}"),
@@ -311,33 +489,3 @@ def test_bad_input_is_refused_and_the_site_is_kept(
     project, site = built_sample
     edit(project)
     assert_refused(run_build(project), message, project, site)
-
-
-def test_out_folder_that_is_not_a_site_is_refused_and_left_alone(
-    built_sample: tuple[Path, dict[str, bytes]], tmp_path: Path
-) -> None:
-    project, site = built_sample
-    notes = tmp_path / "notes"
-    notes.mkdir()
-    (notes / "todo.txt").write_text("keep me", "utf-8")
-    result = run_build(project, "--out", str(notes))
-    assert_refused(
-        result,
-        f"{notes.resolve()}: exists and is not a site built by explorer; choose an empty or new "
-        "folder with --out (nothing was written)",
-        project,
-        site,
-    )
-    assert snapshot(notes) == {"todo.txt": b"keep me"}
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["course", "notes"]
-
-
-def test_out_folder_holding_a_previous_site_is_replaced(
-    built_sample: tuple[Path, dict[str, bytes]], tmp_path: Path
-) -> None:
-    project, site = built_sample
-    out = tmp_path / "published"
-    assert run_build(project, "--out", str(out)).exit_code == 0
-    (out / "stale.html").write_text("from an older build", "utf-8")
-    assert run_build(project, "--out", str(out)).exit_code == 0
-    assert snapshot(out) == site

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from privacy_explorer.lesson import Grid, Param
+from privacy_explorer.lesson import Grid, Param, Readout
 from privacy_explorer.runner import (
     BATCH_ABOVE,
     BATCH_SIZE,
@@ -21,7 +21,8 @@ from privacy_explorer.runner import (
     plan_batches,
 )
 
-MODULE = SimpleNamespace(readouts={"scale": None})
+MODULE = SimpleNamespace(readouts={"scale": Readout("scale", {"ko": "척도", "en": "Scale"})})
+COUNTED = SimpleNamespace(readouts={"rolls": Readout("rolls", {"ko": "횟수", "en": "Rolls"}, "d")})
 
 
 def test_numpy_scalars_become_python_numbers():
@@ -88,17 +89,78 @@ def test_a_batch_is_named_by_its_keys_and_a_single_point_by_its_own_key():
     assert batch_name(["a", "b"]) != batch_name(["b", "a"])
 
 
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (None, "readout 'scale' is None; return a number, a text or {'ko': ..., 'en': ...}"),
+        (
+            True,
+            "readout 'scale' is True, a bool; return a number or a text "
+            "({'ko': ..., 'en': ...} gives a word per language)",
+        ),
+    ],
+)
+def test_a_readout_the_page_would_show_as_none_or_true_is_refused(value, message):
+    with pytest.raises(ValueError) as caught:
+        check_result({"readouts": {"scale": value}}, MODULE)
+    assert str(caught.value) == message
+
+
+def test_a_readout_its_format_cannot_show_is_refused():
+    with pytest.raises(ValueError) as caught:
+        check_result({"readouts": {"rolls": 9.5}}, COUNTED)
+    assert str(caught.value) == (
+        "readout 'rolls' is 9.5, which its format 'd' cannot show (Unknown format code 'd' for "
+        "object of type 'float'); return a whole number (int(...)), or change the format in "
+        "READOUTS"
+    )
+    check_result({"readouts": {"rolls": 9}}, COUNTED)
+
+
+def _result(scale):
+    return {"readouts": {"scale": scale}, "datasets": {}}
+
+
 def test_a_batch_is_read_only_when_every_key_is_there(tmp_path):
     path = tmp_path / "batch.json"
-    path.write_text(
-        dumps({"entries": [{"key": "k1", "result": 1}, {"key": "k2", "result": 2}]}), "utf-8"
+    entries = [{"key": "k1", "result": _result(1)}, {"key": "k2", "result": _result(2)}]
+    path.write_text(dumps({"entries": entries}), "utf-8")
+    assert _read_cached(path, ["k2", "k1"], MODULE) == ([_result(2), _result(1)], None)
+    assert _read_cached(path, ["k1", "k3"], MODULE) == (
+        None,
+        "it lacks the result of a grid point of its batch",
     )
-    assert _read_cached(path, ["k2", "k1"]) == [2, 1]
-    assert _read_cached(path, ["k1", "k3"]) is None
     single = tmp_path / "single.json"
-    single.write_text(dumps({"key": "k1", "result": {"readouts": {}}}), "utf-8")
-    assert _read_cached(single, ["k1"]) == [{"readouts": {}}]
-    assert _read_cached(tmp_path / "missing.json", ["k1"]) is None
+    single.write_text(dumps({"key": "k1", "result": _result(1)}), "utf-8")
+    assert _read_cached(single, ["k1"], MODULE) == ([_result(1)], None)
+    assert _read_cached(tmp_path / "missing.json", ["k1"], MODULE) == (None, None)
+
+
+@pytest.mark.parametrize(
+    ("stored", "problem"),
+    [
+        (b'{"key": "k1", "result": {"readouts"', "it is not valid JSON; it may be truncated"),
+        (b"\xff\xfe", "it is not UTF-8 text"),
+        (b"[1, 2]", "it is not a result cache entry"),
+        (
+            b'{"key": "k2", "result": {"readouts": {"scale": 1}}}',
+            "it holds the result of another grid point",
+        ),
+        (
+            b'{"key": "k1", "result": {"readouts": {"scale": NaN}}}',
+            "result.readouts.scale is nan; results must be finite numbers",
+        ),
+        (
+            b'{"key": "k1", "result": {"readouts": {}}}',
+            "result['readouts'] lacks scale, declared in READOUTS",
+        ),
+    ],
+    ids=["truncated", "not-utf8", "not-an-entry", "swapped", "nan", "fails-the-contract"],
+)
+def test_a_damaged_cache_entry_says_what_is_wrong(tmp_path, stored, problem):
+    path = tmp_path / "k1.json"
+    path.write_bytes(stored)
+    assert _read_cached(path, ["k1"], MODULE) == (None, problem)
 
 
 def _grid(*sizes: int, group_by: tuple[str, ...] = ()) -> Grid:

@@ -1,0 +1,193 @@
+"""Run tasks in this process or in worker processes, with a time limit and no orphans.
+
+Three things can go wrong while a lesson module computes, and each becomes a
+clear message naming the grid point instead of a traceback or a silent exit:
+
+* the point runs past its time limit: :func:`time_limit` raises :class:`TimeUp`
+  inside ``compute()`` (an alarm in the process that computes the point);
+* the worker process dies (``os._exit``, a crash in compiled code, the kernel's
+  out-of-memory killer): :func:`in_workers` raises :class:`WorkerDied` with the
+  points the dead workers were computing, which each worker records in a
+  :class:`RunningPoints` folder before it starts a point;
+* the build stops early (an error, Ctrl+C, the build being killed): the workers
+  are stopped with it (on Linux the kernel kills them when the build dies).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import json
+import os
+import re
+import signal
+import sys
+import tempfile
+import threading
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from joblib import Parallel, delayed
+from joblib.externals.loky.process_executor import TerminatedWorkerError
+
+PR_SET_PDEATHSIG = 1
+"""``prctl`` option (Linux): the signal a process receives when its parent dies."""
+
+
+class TimeUp(BaseException):
+    """Raised inside ``compute()`` when the point's time is up.
+
+    A ``BaseException``, so that a module's own ``except Exception`` cannot swallow it.
+    """
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float | None) -> Iterator[None]:
+    """Raise :class:`TimeUp` in the block if it runs longer than ``seconds``.
+
+    Uses ``SIGALRM``, so it works in the main thread of a POSIX process (where the
+    build and every worker run their tasks); elsewhere the block runs unlimited.
+    Code inside a long call into compiled code is interrupted when the call returns.
+    """
+    usable = (
+        seconds is not None
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+    )
+    if not usable:
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise TimeUp
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+class RunningPoints:
+    """A folder where each worker records the grid point it is computing, by process id."""
+
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
+
+    @contextlib.contextmanager
+    def computing(self, point: Mapping[str, Any]) -> Iterator[None]:
+        """Record ``point`` for the duration of the block; a dead worker leaves it behind."""
+        if self.folder is None:
+            yield
+            return
+        record = self.folder / f"{os.getpid()}.json"
+        record.write_text(json.dumps(dict(point)), "utf-8")
+        yield
+        record.unlink(missing_ok=True)
+
+    def left_behind(self) -> list[dict[str, Any]]:
+        """The points whose worker never finished them, in a stable order."""
+        if self.folder is None:
+            return []
+        found = []
+        for record in sorted(self.folder.glob("*.json")):
+            with contextlib.suppress(OSError, ValueError):
+                found.append(json.loads(record.read_text("utf-8")))
+        return found
+
+
+class WorkerDied(Exception):
+    """A worker process died while computing; ``points`` are the ones it may have been on."""
+
+    def __init__(self, points: list[dict[str, Any]], how: str) -> None:
+        super().__init__(how)
+        self.points = points
+        self.how = how
+        """How the worker ended, e.g. ``exit status 3`` or ``killed by SIGKILL``."""
+
+
+def _end_with_parent() -> None:
+    """Have the kernel kill this worker when the build process dies (Linux only)."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def _in_worker(function: Callable[..., Any], running: str, arguments: Sequence[Any]) -> Any:
+    _end_with_parent()
+    folder = Path(running)
+    (folder / "workers" / str(os.getpid())).touch()
+    if (folder / "stop").exists():
+        return None  # the build stopped early: nobody will read this task's outcome
+    return function(*arguments, running=RunningPoints(folder))
+
+
+def _stop(folder: Path, outcomes: Iterator[Any]) -> None:
+    """End a run early: no new task starts, and every worker of the run is killed.
+
+    Killing the workers, rather than asking joblib to cancel its tasks, takes the
+    path loky takes for a crashed worker, which stops a point that would run for
+    minutes and leaves no thread racing the cancellation.
+    """
+    (folder / "stop").touch()
+    for record in (folder / "workers").iterdir():
+        with contextlib.suppress(OSError, ValueError):
+            os.kill(int(record.name), signal.SIGKILL)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # joblib's note that it cancelled the rest
+        with contextlib.suppress(Exception):
+            for _ in outcomes:
+                pass
+
+
+def _how_it_ended(exc: TerminatedWorkerError) -> str:
+    """``exit status 3`` or ``killed by SIGKILL``, from loky's message about the dead worker."""
+    codes = re.findall(r"\b(EXIT|SIG[A-Z]+)\((-?\d+)\)", str(exc))
+    parts = [
+        f"exit status {code}" if kind == "EXIT" else f"killed by {kind}" for kind, code in codes
+    ]
+    return ", ".join(dict.fromkeys(parts)) or "ended unexpectedly"
+
+
+def in_workers(
+    function: Callable[..., Any], tasks: Sequence[Sequence[Any]], jobs: int
+) -> Iterator[Any]:
+    """``function(*task, running=...)`` for each task, on ``jobs`` worker processes, in order.
+
+    Close the iterator (``contextlib.closing``) when stopping early: that kills
+    the run's workers, so no point keeps computing. Raises :class:`WorkerDied`
+    if a worker dies.
+    """
+    with tempfile.TemporaryDirectory(prefix="explorer-running-") as running:
+        folder = Path(running)
+        (folder / "workers").mkdir()
+        outcomes = Parallel(n_jobs=jobs, return_as="generator")(
+            delayed(_in_worker)(function, running, task) for task in tasks
+        )
+        finished = False
+        try:
+            # Not `yield from`: closing this iterator must not close joblib's; _stop ends it.
+            for outcome in outcomes:  # noqa: UP028
+                yield outcome
+            finished = True
+        except TerminatedWorkerError as exc:
+            finished = True  # loky has already stopped the other workers
+            suspects = RunningPoints(folder).left_behind()
+            raise WorkerDied(suspects, _how_it_ended(exc)) from None
+        finally:
+            if not finished:
+                _stop(folder, outcomes)
+
+
+def dies_alone(function: Callable[..., Any], task: Sequence[Any]) -> bool:
+    """Whether ``function(*task)`` kills a fresh worker process on its own."""
+    try:
+        for _ in in_workers(function, [task], jobs=2):
+            pass
+    except WorkerDied:
+        return True
+    return False
