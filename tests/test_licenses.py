@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import license_golden
 import pytest
 from markupsafe import escape
 
@@ -401,3 +402,19 @@ def test_the_page_shows_the_rule_table_and_the_default_verdict_in_its_html(
     for condition in default.conditions:
         assert f"<td>{escape(lic.CONDITIONS[condition.code][lang])}</td>" in html
     assert 'src="assets/vega.js"' not in html and 'vega.js"' not in html  # no charts, no Vega
+
+
+# --- 11. Every verdict is the one recorded in the golden file -------------------------------
+
+
+def test_every_verdict_equals_the_golden_file():
+    """All 21,952 verdicts, reasons and texts included (refresh: see tests/license_golden.py)."""
+    expected = license_golden.resolved(license_golden.read_golden())
+    actual = license_golden.resolved(license_golden.verdict_table())
+    assert actual.keys() == expected.keys()
+    changed = [key for key in expected if actual[key] != expected[key]]
+    assert not changed, (
+        f"{len(changed)} verdicts differ from {license_golden.GOLDEN.name}, e.g. {changed[0]}: "
+        f"{actual[changed[0]]} != {expected[changed[0]]}; if the change is intended, run "
+        f"{license_golden.REFRESH} and review the diff"
+    )
