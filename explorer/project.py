@@ -20,12 +20,13 @@ from privacy_explorer.lesson import LANGUAGES, Text
 
 SITE_FILE = "site.yml"
 SLUG = re.compile(r"^[0-9]{2}-[a-z0-9]+(-[a-z0-9]+)*$")
-MODULE_NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
+MODULE_NAME = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$")
+"""A module under ``compute/``, dotted for a sub-folder: ``lessons.dice`` is ``lessons/dice.py``."""
 FRONT_MATTER_KEYS = {
     "title": "the page title",
     "summary": "one sentence for the lesson's card on the index page",
     "order": "the lesson's position on the index page (a whole number)",
-    "compute": "the compute module in compute/ (without .py), if the lesson is interactive",
+    "compute": "the compute module in compute/ (dotted, without .py), if the lesson is interactive",
 }
 REQUIRED_KEYS = ("title", "summary", "order")
 BUILTIN_TEMPLATES = Path(__file__).resolve().parent.parent / "site_templates"
@@ -92,7 +93,8 @@ class Lesson:
     order: int
     """Position on the index page."""
     compute: str | None
-    """Name of the module in ``compute/``, or ``None`` for a text-only lesson."""
+    """Dotted name of the module in ``compute/`` (``lessons.memorization``), or ``None`` for a
+    text-only lesson."""
     pages: dict[str, LessonPage]
     """The lesson in each language."""
 
@@ -161,7 +163,7 @@ def _lesson_page(source: SourceText, lang: str, root: Path, problems: list[str])
     ):
         problems.append(
             f"{where('compute')}: 'compute' must be a module name such as "
-            f"differential_privacy, got {meta['compute']!r}"
+            f"differential_privacy or lessons.differential_privacy, got {meta['compute']!r}"
         )
     return LessonPage(
         lang=lang,
