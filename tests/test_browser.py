@@ -19,7 +19,7 @@ from privacy_explorer.build import BuildReport
 from privacy_explorer.lesson import LANGUAGES
 
 SLUG = "03-differential-privacy"
-"""The lesson whose controls are driven; its module is :mod:`compute.lessons.differential_privacy`."""
+"""The lesson whose controls are driven (module :mod:`compute.lessons.differential_privacy`)."""
 DP = LessonPage(dp, SLUG)
 
 
