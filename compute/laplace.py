@@ -16,9 +16,9 @@ and :func:`bounded_mean_query`, a mean with a public denominator (Δ =
 
 >>> float(laplace_density(0.0, loc=0.0, scale=2.0))  # 1 / (2b) at the centre
 0.25
->>> noise = laplace_noise([0.1, 0.5, 0.9], scale=2.0)
+>>> noise = laplace_noise([0.25, 0.75], scale=2.0)  # the quartiles: ∓ b·ln 2
 >>> [round(float(z), 4) for z in noise]
-[-3.2189, 0.0, 3.2189]
+[-1.3863, 1.3863]
 
 The sampling uses floating point and public seeds: it illustrates the
 mechanism and protects no real data.
