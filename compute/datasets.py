@@ -26,6 +26,8 @@ from privacy_explorer.provenance import SOURCES_FILE, DataIntegrityError, sha256
 __all__ = [
     "CONCRETE_DTYPES",
     "CONCRETE_FILE",
+    "CONCRETE_INPUTS",
+    "CONCRETE_TARGET",
     "CONSTITUTION_FILE",
     "DATA_DIR",
     "SOURCES_FILE",
@@ -55,6 +57,11 @@ CONCRETE_DTYPES: dict[str, str] = {
     "compressive_strength": "float64",
 }
 """The columns of ``concrete.csv`` in file order, with the dtype each is read as."""
+
+CONCRETE_INPUTS: tuple[str, ...] = tuple(CONCRETE_DTYPES)[:-1]
+"""The eight inputs of a concrete mixture: seven components (kg/m³) and the age (days)."""
+CONCRETE_TARGET = "compressive_strength"
+"""What the inputs predict: the compressive strength in MPa."""
 
 CONSTITUTION_FILE = "constitution-ko.txt"
 """The Constitution of the Republic of Korea up to Article 39 (a statute, not copyrighted)."""

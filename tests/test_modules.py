@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -104,3 +105,37 @@ def test_editing_a_library_module_changes_the_digest_of_exactly_its_importers(
         file.write("# edited\n")
     after = _digests(tmp_path)
     assert {name for name in before if before[name] != after[name]} == changed
+
+
+COURSE_LESSONS = ("memorization", "membership", "differential_privacy", "licenses")
+
+
+@pytest.mark.parametrize(
+    ("edited", "changed"),
+    [
+        ("ngram.py", {"memorization"}),
+        ("mlp.py", {"membership"}),
+        ("loss_attack.py", {"membership"}),
+        ("histogram.py", {"membership"}),
+        ("laplace.py", {"differential_privacy"}),
+        ("licensing.py", {"licenses"}),
+        ("datasets.py", {"memorization", "membership", "differential_privacy"}),
+        ("lessons/style.py", {"memorization", "membership", "differential_privacy"}),
+    ],
+)
+def test_the_course_recomputes_exactly_the_lessons_that_use_an_edited_library_module(
+    tmp_path: Path, edited: str, changed: set[str]
+) -> None:
+    shutil.copytree(
+        REPO / "compute", tmp_path / "compute", ignore=shutil.ignore_patterns("__pycache__")
+    )
+
+    def digests() -> dict[str, str]:
+        lessons = tmp_path / "compute" / "lessons"
+        return {name: source_digest(lessons / f"{name}.py", tmp_path) for name in COURSE_LESSONS}
+
+    before = digests()
+    with (tmp_path / "compute" / edited).open("a", encoding="utf-8") as file:
+        file.write("# edited\n")
+    after = digests()
+    assert {name for name in COURSE_LESSONS if before[name] != after[name]} == changed

@@ -84,7 +84,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from compute.datasets import DATA_DIR, load_concrete
+from compute.datasets import CONCRETE_TARGET, DATA_DIR, load_concrete
 from compute.laplace import (
     COUNT_SENSITIVITY,
     answer_grid,
@@ -132,7 +132,6 @@ DEFAULT_RELEASES = 5
 DENSITY_POINTS = 300
 TAIL_SCALES = 6.0
 
-STRENGTH_COLUMN = "compressive_strength"
 DATASET_LABELS: tuple[str, str] = ("D", "D\u2032")
 """How the two datasets are named in chart rows: ``D`` and ``D′`` (U+2032 prime)."""
 
@@ -169,7 +168,7 @@ def sample_strengths(
     numpy.ndarray
         The clipped strengths in MPa, in the order they were drawn.
     """
-    strengths = data[STRENGTH_COLUMN].to_numpy(dtype=float)
+    strengths = data[CONCRETE_TARGET].to_numpy(dtype=float)
     rows = np.random.default_rng(seed).choice(strengths.size, size=size, replace=False)
     return np.clip(strengths[rows], CLIP_LOWER, upper)
 
