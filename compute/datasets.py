@@ -73,12 +73,14 @@ def verify(name: str, data_dir: Path = DATA_DIR) -> Path:
     Raises :class:`DataIntegrityError` naming the file, both digests and how to
     fix it (see :func:`privacy_explorer.provenance.verify`).
     """
-    return provenance.verify(name, data_dir)[0]
+    path: Path = provenance.verify(name, data_dir)[0]
+    return path
 
 
 def expected_sha256(name: str, sources: Path = DATA_DIR / SOURCES_FILE) -> str:
     """The SHA-256 that ``sources`` records for the data file ``name``."""
-    return provenance.expected_sha256(name, sources)
+    digest: str = provenance.expected_sha256(name, sources)
+    return digest
 
 
 def load_concrete(data_dir: Path = DATA_DIR) -> pd.DataFrame:

@@ -380,4 +380,4 @@ def zero_fpr_upper_bound(nonmembers: int, confidence: float = 0.95) -> float:
 
     ``1 − (1 − confidence)^(1/n)``, the exact one-sided binomial bound (≈ 3/n at 95 %).
     """
-    return 1.0 - (1.0 - confidence) ** (1.0 / nonmembers)
+    return 1.0 - float((1.0 - confidence) ** (1.0 / nonmembers))

@@ -110,6 +110,7 @@ from compute.lessons.style import (
     Baseline,
     in_language,
     integer_axis,
+    layered,
     legend_inside,
     pair_scales,
     titled,
@@ -170,7 +171,8 @@ def sample_strengths(
     """
     strengths = data[CONCRETE_TARGET].to_numpy(dtype=float)
     rows = np.random.default_rng(seed).choice(strengths.size, size=size, replace=False)
-    return np.clip(strengths[rows], CLIP_LOWER, upper)
+    clipped: FloatArray = np.clip(strengths[rows], CLIP_LOWER, upper)
+    return clipped
 
 
 @functools.cache
@@ -444,7 +446,7 @@ def densities_chart(lang: str) -> alt.Chart:
     text = in_language(_TEXT["densities"], lang)
     colour, dash = pair_scales(DATASET_LABELS)
     legend = legend_inside(text["legend"])
-    lines = (
+    lines: alt.Chart = (
         alt.Chart(alt.Data(name="densities"))
         .mark_line(strokeWidth=2)
         .encode(
@@ -491,7 +493,7 @@ def log_ratio_chart(lang: str) -> alt.LayerChart:
             y=alt.Y("log_ratio:Q", title=y_title),
         )
     )
-    return titled(alt.layer(band, edges, *edge_labels, curve), text["title"])
+    return titled(layered(band, edges, *edge_labels, curve), text["title"])
 
 
 def releases_chart(lang: str) -> alt.LayerChart:
@@ -530,7 +532,7 @@ def releases_chart(lang: str) -> alt.LayerChart:
             alt.Tooltip("answer:Q", title=y_title, format=".4g"),
         ],
     )
-    return titled(alt.layer(truth, errors, points), text["title"])
+    return titled(layered(truth, errors, points), text["title"])
 
 
 def budget_chart(lang: str) -> alt.LayerChart:
@@ -558,7 +560,7 @@ def budget_chart(lang: str) -> alt.LayerChart:
         .mark_text(dy=-6, baseline="bottom", color=INK, fontSize=VALUE_SIZE)
         .encode(x=x, y=y, text=alt.Text("epsilon_total:Q", format=".4~g"))
     )
-    return titled(alt.layer(bars, total).add_params(current), text["title"])
+    return titled(layered(bars, total).add_params(current), text["title"])
 
 
 CHARTS: tuple[Chart, ...] = (

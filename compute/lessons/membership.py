@@ -105,6 +105,7 @@ from compute.lessons.style import (
     VERMILLION,
     fixed_axis,
     in_language,
+    layered,
     legend_above,
     pair_scales,
     titled,
@@ -532,7 +533,7 @@ def histogram_chart(lang: str) -> alt.Chart:
     """Grouped bars: members and non-members per common loss bin, the last bin open-ended."""
     text = in_language(_TEXT["histogram"], lang)
     colour, _, expression = _group_encoding(lang)
-    bars = (
+    bars: alt.Chart = (
         alt.Chart(alt.Data(name="histogram"))
         .transform_calculate(group_label=expression)
         .mark_bar()
@@ -578,7 +579,7 @@ def _current_labels(
     shifted = (
         f"datum.epochs >= {turn} ? datum.epochs / {LABEL_SHIFT} : datum.epochs * {LABEL_SHIFT}"
     )
-    return (
+    labels: alt.Chart = (
         base.transform_filter(alt.datum.epochs == current)
         .transform_calculate(label_at=shifted)
         .mark_text(align="center", dy=dy, fontSize=VALUE_SIZE, fontWeight="bold", color=INK)
@@ -588,6 +589,7 @@ def _current_labels(
             text=alt.Text(f"{field}:Q", format=FORMATS[field]),
         )
     )
+    return labels
 
 
 LABEL_SHIFT = 1.7
@@ -640,7 +642,7 @@ def rmse_chart(lang: str) -> alt.LayerChart:
         "rmse",
         -10,
     )
-    layers = alt.layer(rule, lines, marks, member_label, nonmember_label)
+    layers = layered(rule, lines, marks, member_label, nonmember_label)
     return titled(layers.add_params(current), text["title"])
 
 
@@ -684,7 +686,7 @@ def auc_chart(lang: str) -> alt.LayerChart:
         .encode(x=x, y=y)
     )
     label = _current_labels(base, current, text["x"], y, "auc", -10)
-    layers = alt.layer(band, band_label, line, mark, label)
+    layers = layered(band, band_label, line, mark, label)
     return titled(layers.add_params(current), text["title"])
 
 
@@ -731,7 +733,7 @@ def roc_chart(lang: str) -> alt.LayerChart:
     point_label = point_base.mark_text(
         align="left", dx=9, dy=-9, fontSize=ANNOTATION_SIZE, color=INK
     ).encode(x=x, y=y, text=alt.value(text["point"]))
-    layers = alt.layer(diagonal, diagonal_label, curve, point, point_label)
+    layers = layered(diagonal, diagonal_label, curve, point, point_label)
     return titled(layers, text["title"], width=ROC_SIZE, height=ROC_SIZE)
 
 

@@ -77,6 +77,7 @@ from compute.lessons.style import (
     Align,
     in_language,
     integer_axis,
+    layered,
     legend_above,
     titled,
 )
@@ -608,7 +609,7 @@ def exposure_chart(lang: str) -> alt.LayerChart:
         .encode(y=alt.Y("bits:Q", title=text["y"]), x=alt.value(at), text="label:N")
         for which, align, at in placements
     ]
-    layers = alt.layer(rules, *rule_labels, lines, points, ring)
+    layers = layered(rules, *rule_labels, lines, points, ring)
     return titled(layers.add_params(current_n, current_repeats), text["title"], height=HEIGHT)
 
 
@@ -656,7 +657,7 @@ def ladder_chart(lang: str) -> alt.LayerChart:
         fontSize=VALUE_SIZE,
         fontWeight="bold",
     ).encode(x=x, y=y, text=alt.value(SECRET_CODE))
-    layers = alt.layer(spans, dots, canary_span, canary_dot, canary_label)
+    layers = layered(spans, dots, canary_span, canary_dot, canary_label)
     return titled(layers, text["title"], height=HEIGHT)
 
 
@@ -683,7 +684,7 @@ def top_chart(lang: str) -> alt.LayerChart:
     scores = base.mark_text(align="left", dx=8, fontSize=ANNOTATION_SIZE).encode(
         x=x, y=y, color=colour, text=alt.Text("score:Q", format=".2f")
     )
-    return titled(alt.layer(dots, scores), text["title"], height=HEIGHT)
+    return titled(layered(dots, scores), text["title"], height=HEIGHT)
 
 
 CHARTS: tuple[Chart, ...] = (

@@ -126,7 +126,18 @@ def pair_scales(domain: Sequence[str]) -> tuple[alt.Scale, alt.Scale]:
     )
 
 
-# --- Size and title -----------------------------------------------------------------------
+# --- Layers, size and title ----------------------------------------------------------------
+
+
+def layered(*charts: alt.Chart | alt.LayerChart) -> alt.LayerChart:
+    """``charts`` drawn over one another, the first at the bottom.
+
+    ``alt.layer`` would turn layers that share a facet encoding into a facet
+    chart; these charts have no facets, so a plain ``LayerChart`` is what they
+    are, and what the type checker is told.
+    """
+    return alt.LayerChart(layer=list(charts))
+
 
 Sized = TypeVar("Sized", alt.Chart, alt.LayerChart)
 Align = Literal["left", "center", "right"]
