@@ -11,10 +11,12 @@ tested against an independent reference (SciPy, scikit-learn, brute force):
     planted canary among candidate strings (ties count against it).
 :mod:`compute.mlp`
     The set-up of a membership-inference experiment: deduplication, the seeded
-    member/non-member split, and an MLP trained one epoch at a time with a
-    snapshot of every sample's loss.
-:mod:`compute.loss_attack`
-    The loss attack's scores (``−loss``) and the spread of the AUC by chance.
+    member/non-member split, an MLP trained one epoch at a time with a snapshot
+    of every sample's loss, and the loss attack's scores (``−loss``).
+:mod:`compute.attacks`
+    Membership attacks on synthetic data (Gen-LRA and its rivals) and the
+    metrics that judge any attack's scores: ROC curve, AUC, TPR at a given FPR,
+    confidence intervals.
 :mod:`compute.histogram`
     Two samples counted on shared bins, with an overflow bin and a round width.
 :mod:`compute.laplace`

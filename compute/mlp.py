@@ -27,10 +27,9 @@ Training with snapshots (:func:`train_with_snapshots`)
     ``max_iter`` starts a new Adam optimizer on each call, dropping its moment
     estimates.)
 
-The losses are what a loss attack scores (:mod:`compute.loss_attack`: a lower
-loss looks more like a member); the metrics that judge such an attack belong to
-:mod:`compute.attacks.metrics`, and stand in a temporary section at the end of
-this module until that library is merged.
+The losses are what the loss attack (Yeom et al., 2018) scores: :func:`loss_scores`
+turns them into membership scores, a lower loss looking more like a member, for
+the metrics of :mod:`compute.attacks.metrics`.
 """
 
 from __future__ import annotations
@@ -50,6 +49,7 @@ __all__ = [
     "MembershipData",
     "Snapshot",
     "deduplicate",
+    "loss_scores",
     "membership_data",
     "new_model",
     "parameter_count",
@@ -258,6 +258,25 @@ def squared_losses(model: MLPRegressor, inputs: FloatArray, targets: FloatArray)
     return losses
 
 
+def loss_scores(losses: npt.ArrayLike) -> FloatArray:
+    """Membership scores ``s = −ℓ`` of per-sample losses ``ℓ``: the loss attack.
+
+    A lower loss looks more like a member, so it gets a higher score, as the
+    metrics of :mod:`compute.attacks.metrics` expect. Raises ``ValueError`` for
+    an empty or non-finite loss.
+
+    >>> loss_scores([0.5, 2.0]).tolist()
+    [-0.5, -2.0]
+    """
+    values = np.asarray(losses, dtype=float).ravel()
+    if values.size == 0:
+        raise ValueError("losses must not be empty")
+    if not np.isfinite(values).all():
+        raise ValueError("losses must be finite numbers")
+    scores: FloatArray = -values
+    return scores
+
+
 def rmse(losses: npt.ArrayLike) -> float:
     """Root mean squared error, in the target's unit, from squared losses."""
     return float(np.sqrt(np.mean(np.asarray(losses, dtype=float))))
@@ -308,76 +327,3 @@ def train_with_snapshots(
                 )
             )
     return tuple(snapshots)
-
-
-# --- Attack metrics: TEMPORARY ---------------------------------------------------------------
-# These stand in for compute.attacks.metrics (same names and meaning: scores, higher means
-# "member") until that library is merged; lesson 02 then imports them from there and this
-# section goes.
-
-
-def _as_scores(values: npt.ArrayLike, what: str) -> FloatArray:
-    scores = np.asarray(values, dtype=float).ravel()
-    if scores.size == 0:
-        raise ValueError(f"{what} must not be empty")
-    if not np.isfinite(scores).all():
-        raise ValueError(f"{what} must be finite numbers")
-    return scores
-
-
-def _average_ranks(values: FloatArray) -> FloatArray:
-    """Ranks from 1 (smallest) upward, tied values sharing the mean of their ranks."""
-    order = np.argsort(values, kind="stable")
-    ordered = values[order]
-    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
-    ends = np.r_[starts[1:], values.size]
-    ranks: FloatArray = np.empty(values.size)
-    ranks[order] = np.repeat((starts + 1 + ends) / 2.0, ends - starts)
-    return ranks
-
-
-def auc(member_scores: npt.ArrayLike, nonmember_scores: npt.ArrayLike) -> float:
-    """``P(s_member > s_non) + ½ · P(s_member = s_non)``, from average ranks (Mann–Whitney U)."""
-    members = _as_scores(member_scores, "member_scores")
-    nonmembers = _as_scores(nonmember_scores, "nonmember_scores")
-    ranks = _average_ranks(np.concatenate([members, nonmembers]))
-    u = float(ranks[: members.size].sum()) - members.size * (members.size + 1) / 2.0
-    return u / (members.size * nonmembers.size)
-
-
-def roc_curve(
-    member_scores: npt.ArrayLike, nonmember_scores: npt.ArrayLike
-) -> tuple[FloatArray, FloatArray]:
-    """FPR and TPR of "member if score ≥ ``t``": (0, 0), then one point per distinct score."""
-    members = _as_scores(member_scores, "member_scores")
-    nonmembers = _as_scores(nonmember_scores, "nonmember_scores")
-    scores = np.concatenate([members, nonmembers])
-    is_member = np.r_[np.ones(members.size), np.zeros(nonmembers.size)]
-    order = np.argsort(-scores, kind="stable")
-    scores, is_member = scores[order], is_member[order]
-    last_of_run = np.r_[scores[1:] != scores[:-1], True]
-    fpr: FloatArray = np.r_[0.0, np.cumsum(1.0 - is_member)[last_of_run] / nonmembers.size]
-    tpr: FloatArray = np.r_[0.0, np.cumsum(is_member)[last_of_run] / members.size]
-    return fpr, tpr
-
-
-def max_tpr_at_fpr(
-    member_scores: npt.ArrayLike, nonmember_scores: npt.ArrayLike, fpr: float
-) -> float:
-    """The highest TPR of any threshold whose false-positive rate is at most ``fpr``."""
-    rates, tprs = roc_curve(member_scores, nonmember_scores)
-    return float(tprs[rates <= fpr + 1e-12].max())
-
-
-def best_threshold_accuracy(member_scores: npt.ArrayLike, nonmember_scores: npt.ArrayLike) -> float:
-    """The best balanced accuracy ``(TPR + 1 − FPR) / 2`` over all thresholds (optimistic)."""
-    fpr, tpr = roc_curve(member_scores, nonmember_scores)
-    return float(np.max((tpr + 1.0 - fpr) / 2.0))
-
-
-def zero_fpr_upper_bound(nonmembers: int, confidence: float = 0.95) -> float:
-    """The largest true FPR still consistent with 0 false positives in ``nonmembers`` tries.
-
-    ``1 − (1 − confidence)^(1/n)``, the exact one-sided binomial bound (≈ 3/n at 95 %).
-    """
-    return 1.0 - float((1.0 - confidence) ** (1.0 / nonmembers))

@@ -17,11 +17,10 @@ import vl_convert
 from sklearn.metrics import roc_auc_score
 from sklearn.metrics import roc_curve as sklearn_roc_curve
 
-from compute import mlp as metrics  # TEMPORARY: compute.attacks.metrics once it is merged
+from compute.attacks import metrics
 from compute.histogram import common_histogram, histogram_upper
 from compute.lessons import membership as mi
-from compute.loss_attack import loss_scores
-from compute.mlp import train_with_snapshots
+from compute.mlp import loss_scores, train_with_snapshots
 from privacy_explorer.charts import named_datasets
 from privacy_explorer.lesson import Chart
 from privacy_explorer.runner import json_ready
@@ -30,6 +29,19 @@ from privacy_explorer.runner import json_ready
 def sklearn_auc(members: list[float], nonmembers: list[float]) -> float:
     labels = [1] * len(members) + [0] * len(nonmembers)
     return float(roc_auc_score(labels, -np.asarray(members + nonmembers)))
+
+
+@pytest.mark.parametrize(("members", "nonmembers"), [(1, 1), (2, 3), (4, 4), (5, 3)])
+def test_the_chance_band_is_the_exact_null_spread_of_the_auc(members: int, nonmembers: int):
+    """Every way to place the members' ranks among all ranks is equally likely without signal."""
+    total = members + nonmembers
+    aucs = []
+    for ranks in itertools.combinations(range(1, total + 1), members):
+        u = sum(ranks) - members * (members + 1) / 2
+        aucs.append(u / (members * nonmembers))
+    assert metrics.chance_auc_spread(members, nonmembers) == pytest.approx(
+        float(np.std(aucs)), rel=1e-12
+    )
 
 
 def test_the_split_is_the_documented_one():

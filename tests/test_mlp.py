@@ -6,6 +6,7 @@ standardization) and against scikit-learn trained afresh (every snapshot).
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -151,3 +152,11 @@ def test_train_with_snapshots_refuses_bad_epochs(data: mlp.MembershipData):
 def test_deduplicate_refuses_unknown_or_missing_inputs(bad):
     with pytest.raises(ValueError, match=r"no column|at least one input"):
         mlp.deduplicate(load_concrete(), bad, CONCRETE_TARGET)
+
+
+def test_loss_scores_are_the_negated_losses_and_refuse_what_cannot_be_ranked():
+    assert mlp.loss_scores([[0.5], [2.0]]).tolist() == [-0.5, -2.0]
+    with pytest.raises(ValueError, match="losses must not be empty"):
+        mlp.loss_scores([])
+    with pytest.raises(ValueError, match="losses must be finite numbers"):
+        mlp.loss_scores([1.0, math.nan])

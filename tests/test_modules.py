@@ -115,7 +115,9 @@ COURSE_LESSONS = ("memorization", "membership", "differential_privacy", "license
     [
         ("ngram.py", {"memorization"}),
         ("mlp.py", {"membership"}),
-        ("loss_attack.py", {"membership"}),
+        ("attacks/metrics.py", {"membership"}),
+        ("attacks/validation.py", {"membership"}),  # imported by metrics.py, relatively
+        ("attacks/gen_lra.py", set()),  # no lesson uses Gen-LRA yet
         ("histogram.py", {"membership"}),
         ("laplace.py", {"differential_privacy"}),
         ("licensing.py", {"licenses"}),

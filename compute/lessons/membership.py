@@ -46,12 +46,13 @@ Timing
     workers), where ungrouped points made both workers train every seed.
 Attack
     The per-sample squared loss is ``ℓ = (y − f(x))²`` in MPa²; the attack
-    score is ``s = −ℓ`` (:func:`compute.loss_attack.loss_scores`: a lower loss
-    looks more like a member). The AUC counts ties as one half; the ROC curve
-    uses the rule "member if ``s ≥ t``" for every threshold ``t``. With
-    :data:`NONMEMBER_COUNT` non-members the smallest false-positive rate above
-    zero is ``1 / NONMEMBER_COUNT``; the TPR there is the highest TPR of any
-    threshold with no more false positives (``max_tpr_at_fpr``).
+    score is ``s = −ℓ`` (:func:`compute.mlp.loss_scores`: a lower loss looks
+    more like a member), judged by :mod:`compute.attacks.metrics`. The AUC
+    counts ties as one half; the ROC curve uses the rule "member if ``s ≥ t``"
+    for every threshold ``t``. With :data:`NONMEMBER_COUNT` non-members the
+    smallest false-positive rate above zero is ``1 / NONMEMBER_COUNT``; the TPR
+    there is the highest TPR of any threshold with no more false positives
+    (``max_tpr_at_fpr``, the conservative reading).
 
 Constants
 ---------
@@ -92,6 +93,14 @@ import altair as alt
 import numpy as np
 import numpy.typing as npt
 
+from compute.attacks.metrics import (
+    auc,
+    best_threshold_accuracy,
+    chance_auc_spread,
+    max_tpr_at_fpr,
+    roc_curve,
+    zero_fpr_upper_bound,
+)
 from compute.datasets import CONCRETE_INPUTS, CONCRETE_TARGET, load_concrete
 from compute.histogram import Histogram, common_histogram, histogram_upper
 from compute.lessons.style import (
@@ -110,20 +119,15 @@ from compute.lessons.style import (
     pair_scales,
     titled,
 )
-from compute.loss_attack import chance_auc_spread, loss_scores
-from compute.mlp import (  # TEMPORARY: from compute.attacks.metrics once it is merged
+from compute.mlp import (
     MembershipData,
     MLPSettings,
     Snapshot,
-    auc,
-    best_threshold_accuracy,
-    max_tpr_at_fpr,
+    loss_scores,
     membership_data,
     parameter_count,
     rmse,
-    roc_curve,
     train_with_snapshots,
-    zero_fpr_upper_bound,
 )
 from privacy_explorer.lesson import Chart, Grid, Param, Readout, chart_number
 
