@@ -26,6 +26,8 @@ from privacy_explorer.provenance import SOURCES_FILE, DataIntegrityError, sha256
 __all__ = [
     "CONCRETE_DTYPES",
     "CONCRETE_FILE",
+    "CONCRETE_INPUTS",
+    "CONCRETE_TARGET",
     "CONSTITUTION_FILE",
     "DATA_DIR",
     "SOURCES_FILE",
@@ -56,6 +58,11 @@ CONCRETE_DTYPES: dict[str, str] = {
 }
 """The columns of ``concrete.csv`` in file order, with the dtype each is read as."""
 
+CONCRETE_INPUTS: tuple[str, ...] = tuple(CONCRETE_DTYPES)[:-1]
+"""The eight inputs of a concrete mixture: seven components (kg/m³) and the age (days)."""
+CONCRETE_TARGET = "compressive_strength"
+"""What the inputs predict: the compressive strength in MPa."""
+
 CONSTITUTION_FILE = "constitution-ko.txt"
 """The Constitution of the Republic of Korea up to Article 39 (a statute, not copyrighted)."""
 
@@ -66,12 +73,14 @@ def verify(name: str, data_dir: Path = DATA_DIR) -> Path:
     Raises :class:`DataIntegrityError` naming the file, both digests and how to
     fix it (see :func:`privacy_explorer.provenance.verify`).
     """
-    return provenance.verify(name, data_dir)[0]
+    path: Path = provenance.verify(name, data_dir)[0]
+    return path
 
 
 def expected_sha256(name: str, sources: Path = DATA_DIR / SOURCES_FILE) -> str:
     """The SHA-256 that ``sources`` records for the data file ``name``."""
-    return provenance.expected_sha256(name, sources)
+    digest: str = provenance.expected_sha256(name, sources)
+    return digest
 
 
 def load_concrete(data_dir: Path = DATA_DIR) -> pd.DataFrame:

@@ -41,7 +41,7 @@ class LessonModule:
     """A compute module that passed the contract checks."""
 
     name: str
-    """Module name, as lessons write it in ``compute:``."""
+    """Module name, as lessons write it in ``compute:`` (dotted for a module in a sub-folder)."""
     path: Path
     """The module's file."""
     grid: Grid
@@ -62,13 +62,21 @@ class LessonModule:
     """SHA-256 over the module's source and the project modules it imports."""
 
 
+def module_path(compute_dir: Path, name: str) -> Path:
+    """The file of the module ``name``: ``lessons.memorization`` is ``lessons/memorization.py``."""
+    return compute_dir.joinpath(*name.split(".")).with_suffix(".py")
+
+
 def known_modules(compute_dir: Path) -> list[str]:
-    """Names of the lesson modules in ``compute_dir`` (those that define ``GRID``)."""
-    return sorted(
-        path.stem
-        for path in compute_dir.glob("*.py")
-        if not path.stem.startswith("_") and DEFINES_GRID.search(path.read_text("utf-8"))
-    )
+    """Dotted names of the lesson modules under ``compute_dir`` (those that define ``GRID``)."""
+    names = []
+    for path in compute_dir.rglob("*.py"):
+        parts = path.relative_to(compute_dir).with_suffix("").parts
+        if not any(part.startswith("_") for part in parts) and DEFINES_GRID.search(
+            path.read_text("utf-8")
+        ):
+            names.append(".".join(parts))
+    return sorted(names)
 
 
 def _local_imports(path: Path, root: Path) -> Iterator[Path]:
@@ -308,7 +316,7 @@ def check_contract(module: ModuleType, name: str, path: Path, root: Path) -> Les
 
 def load_module(compute_dir: Path, name: str, root: Path, named_by: str) -> LessonModule:
     """Import and check the module ``name`` that the lesson file ``named_by`` asks for."""
-    path = compute_dir / f"{name}.py"
+    path = module_path(compute_dir, name)
     if not path.is_file():
         known = ", ".join(known_modules(compute_dir)) or "none yet"
         raise ModuleError(

@@ -22,12 +22,13 @@ from privacy_explorer.lesson import LANGUAGES, Text
 
 SITE_FILE = "site.yml"
 SLUG = re.compile(r"^[0-9]{2}-[a-z0-9]+(-[a-z0-9]+)*$")
-MODULE_NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
+MODULE_NAME = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$")
+"""A module under ``compute/``, dotted for a sub-folder: ``lessons.dice`` is ``lessons/dice.py``."""
 FRONT_MATTER_KEYS = {
     "title": "the page title",
     "summary": "one sentence for the lesson's card on the index page",
     "order": "the lesson's position on the index page (a whole number)",
-    "compute": "the compute module in compute/ (without .py), if the lesson is interactive",
+    "compute": "the compute module in compute/ (dotted, without .py), if the lesson is interactive",
     "timeout": "the longest one grid point may compute, in seconds (default 600)",
 }
 POINT_TIMEOUT = 600.0
@@ -103,7 +104,8 @@ class Lesson:
     order: int
     """Position on the index page."""
     compute: str | None
-    """Name of the module in ``compute/``, or ``None`` for a text-only lesson."""
+    """Dotted name of the module in ``compute/`` (``lessons.memorization``), or ``None`` for a
+    text-only lesson."""
     pages: dict[str, LessonPage]
     """The lesson in each language."""
     timeout: float = POINT_TIMEOUT
@@ -187,7 +189,7 @@ def _lesson_page(source: SourceText, lang: str, root: Path, problems: list[str])
     ):
         problems.append(
             f"{where('compute')}: 'compute' must be a module name such as "
-            f"differential_privacy, got {meta['compute']!r}"
+            f"differential_privacy or lessons.differential_privacy, got {meta['compute']!r}"
         )
     timeout = meta.get("timeout", POINT_TIMEOUT)
     if not _is_timeout(timeout):

@@ -14,12 +14,12 @@ import pytest
 from lessonpage import PREFIX, READY, TIMEOUT_MS, LessonPage, Site, open_page, settle
 from playwright.sync_api import Browser, BrowserContext
 
-from compute import differential_privacy as dp
+from compute.lessons import differential_privacy as dp
 from privacy_explorer.build import BuildReport
 from privacy_explorer.lesson import LANGUAGES
 
 SLUG = "03-differential-privacy"
-"""The lesson whose controls are driven; its module is :mod:`compute.differential_privacy`."""
+"""The lesson whose controls are driven (module :mod:`compute.lessons.differential_privacy`)."""
 DP = LessonPage(dp, SLUG)
 
 

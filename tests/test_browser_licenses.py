@@ -2,7 +2,7 @@
 
 Every test runs on the built course opened from disk and served under a sub-path
 (the ``site`` fixture). What the page shows is checked against the page data and
-against :func:`compute.licenses.evaluate`, run here.
+against :func:`compute.licensing.evaluate`, run here.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import pytest
 from lessonpage import PREFIX, TIMEOUT_MS, LessonPage, Site, open_page
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from compute import licenses as lic
+from compute import licensing
+from compute.lessons import licenses as lic
 from privacy_explorer.lesson import LANGUAGES
 
 SLUG = "04-licenses"
@@ -37,10 +38,10 @@ def shown_verdict(page: Page) -> dict[str, object]:
 
 
 def expected_verdict(state: dict[str, int], lang: str) -> dict[str, object]:
-    v = lic.evaluate(**LICENSES.point_of(state))
+    v = licensing.evaluate(**LICENSES.point_of(state))
     return {
         "status": lic.STATUS_LABELS[v.status][lang],
-        "conditions": [lic.CONDITIONS[c.code][lang] for c in v.conditions],
+        "conditions": [licensing.CONDITIONS[c.code][lang] for c in v.conditions],
         "reasons": [r.text[lang] for r in v.reasons],
         "adaptation": list(v.adaptation_licenses),
     }
@@ -70,13 +71,13 @@ def test_selectors_switch_the_verdict_to_what_evaluate_says(
     assert {name for name, _, _ in STEPS} == set(lic.GRID.names), "every control is moved"
     # Three labelled drop-down lists holding every licence; the rest are radio buttons.
     for name in ("data", "model", "code"):
-        assert page.locator(f"select[data-param={name}] option").count() == len(lic.LICENSES)
+        assert page.locator(f"select[data-param={name}] option").count() == len(licensing.LICENSES)
         label = page.locator(f"label[for=control-{name}]").inner_text()
         assert label == lic.GRID.param(name).label[lang]
     state = LICENSES.default_state()
     LICENSES.assert_shows(page, state, lang)
     assert shown_verdict(page) == expected_verdict(state, lang)
-    statuses = {lic.evaluate(**LICENSES.point_of(state)).status}
+    statuses = {licensing.evaluate(**LICENSES.point_of(state)).status}
     for name, key, index in STEPS:
         LICENSES.move(page, name, key, index)
         state = {**state, name: index}
@@ -84,10 +85,10 @@ def test_selectors_switch_the_verdict_to_what_evaluate_says(
         shown = LICENSES.assert_shows(page, state, lang)  # controls, readouts, tables, hash
         assert f"{name}={lic.GRID.param(name).value_texts[index]}" in shown["hash"]
         assert shown_verdict(page) == expected_verdict(state, lang), (name, index)
-        statuses.add(lic.evaluate(**LICENSES.point_of(state)).status)
-    assert statuses == set(lic.STATUSES), "the steps reach every verdict"
+        statuses.add(licensing.evaluate(**LICENSES.point_of(state)).status)
+    assert statuses == set(licensing.STATUSES), "the steps reach every verdict"
     # The last point has no conditions: the table says so instead of showing an empty body.
-    assert not lic.evaluate(**LICENSES.point_of(state)).conditions
+    assert not licensing.evaluate(**LICENSES.point_of(state)).conditions
     empty = {t.name: t.empty for t in lic.TABLES}["conditions"]
     assert empty is not None
     assert page.locator("[data-table=conditions] tr.empty-row").inner_text() == empty[lang]
@@ -126,7 +127,7 @@ def test_a_shared_link_opens_its_verdict(context: BrowserContext, site: Site):
     LICENSES.wait_for_point(page, state)
     LICENSES.assert_shows(page, state, lang)
     assert shown_verdict(page) == expected_verdict(state, lang)
-    assert lic.evaluate(**LICENSES.point_of(state)).status == "needs_review"
+    assert licensing.evaluate(**LICENSES.point_of(state)).status == "needs_review"
     page.evaluate("location.hash = 'data=NONE&model=MIT&code=MIT'")  # a partial hash
     state = {**state, "data": INDEX["data"]["NONE"], "model": INDEX["model"]["MIT"]}
     LICENSES.wait_for_point(page, state)
@@ -154,7 +155,7 @@ def test_without_javascript_the_default_verdict_and_the_rule_table_show(
             assert texts == expected[name], name
         assert page.locator("[data-table=conditions] table").is_visible()
         rules = page.locator("[data-table=rules] tbody th[scope=row]")
-        assert rules.all_inner_texts() == list(lic.LICENSES)
+        assert rules.all_inner_texts() == list(licensing.LICENSES)
         assert page.locator("[data-table=rules]").is_visible()
         examples = page.locator("[data-table=examples] tbody tr")
         assert examples.count() == len(lic.EXAMPLES)

@@ -12,7 +12,7 @@ import pytest
 from lessonpage import READY, LessonPage, Site, open_page
 from playwright.sync_api import BrowserContext, Page
 
-from compute import memorization as mem
+from compute.lessons import memorization as mem
 from privacy_explorer.lesson import LANGUAGES
 
 SLUG = "01-memorization"

@@ -1,140 +1,29 @@
-"""Lesson 03: the Laplace mechanism, the queries, and every grid point's result."""
+"""Lesson 03: its dataset and neighbour, its two queries, and every grid point's result.
+
+The Laplace mechanism and the queries themselves are tested in ``test_laplace.py``.
+"""
 
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
 import numpy as np
 import pytest
 import vl_convert
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import settings
 from scipy import stats
 
-from compute import differential_privacy as dp
+from compute import laplace
 from compute.datasets import load_concrete
+from compute.lessons import differential_privacy as dp
+from compute.lessons.style import HEIGHT, WIDTH
 from privacy_explorer.charts import named_datasets
 from privacy_explorer.lesson import Chart
 from privacy_explorer.runner import json_ready
 
 HYPOTHESIS = settings(database=None, deadline=None, max_examples=300)
 finite = {"allow_nan": False, "allow_infinity": False}
-
-
-# --- The Laplace distribution -------------------------------------------------
-
-
-@pytest.mark.parametrize("loc", [-3.0, 0.0, 34.2314, 37.0])
-@pytest.mark.parametrize("scale", [0.2, 1.0, 20.0])
-def test_density_integrates_to_one(loc: float, scale: float):
-    x = np.linspace(loc - 60 * scale, loc + 60 * scale, 400_001)  # odd: the peak is a node
-    assert np.trapezoid(dp.laplace_density(x, loc, scale), x) == pytest.approx(1.0, abs=1e-6)
-
-
-@pytest.mark.parametrize("loc, scale", [(0.0, 1.0), (37.0, 0.2), (-5.0, 20.0)])
-def test_density_and_cdf_agree_with_scipy(loc: float, scale: float):
-    x = np.linspace(loc - 30 * scale, loc + 30 * scale, 1001)
-    reference = stats.laplace(loc=loc, scale=scale)
-    np.testing.assert_allclose(dp.laplace_density(x, loc, scale), reference.pdf(x), rtol=1e-12)
-    np.testing.assert_allclose(dp.laplace_cdf(x, loc, scale), reference.cdf(x), rtol=1e-12)
-
-
-@HYPOTHESIS
-@given(
-    x=st.floats(-1e4, 1e4, **finite),
-    loc_d=st.floats(-100, 100, **finite),
-    loc_d_prime=st.floats(-100, 100, **finite),
-    scale=st.floats(0.01, 100, **finite),
-)
-def test_log_density_ratio_never_exceeds_the_gap_over_the_scale(
-    x: float, loc_d: float, loc_d_prime: float, scale: float
-):
-    ratio = dp.log_density_ratio(x, loc_d, loc_d_prime, scale)
-    assert abs(ratio) <= abs(loc_d - loc_d_prime) / scale * (1 + 1e-12) + 1e-12
-
-
-@HYPOTHESIS
-@given(
-    x=st.floats(-50, 50, **finite),
-    loc_d=st.floats(-10, 10, **finite),
-    loc_d_prime=st.floats(-10, 10, **finite),
-    scale=st.floats(0.5, 10, **finite),
-)
-def test_log_density_ratio_is_the_log_of_the_density_ratio(
-    x: float, loc_d: float, loc_d_prime: float, scale: float
-):
-    direct = math.log(
-        dp.laplace_density(x, loc_d, scale) / dp.laplace_density(x, loc_d_prime, scale)
-    )
-    assert dp.log_density_ratio(x, loc_d, loc_d_prime, scale) == pytest.approx(direct, abs=1e-9)
-
-
-@pytest.mark.parametrize("scale", [0.2, 1.0, 20.0])
-def test_laplace_noise_is_the_inverse_cdf(scale: float):
-    tiny = np.nextafter(0.0, 1.0)
-    u = np.concatenate(
-        [[tiny, 1e-300, 1e-12, 0.5, np.nextafter(0.5, 0.0), np.nextafter(1.0, 0.0)],
-         np.linspace(1e-6, 1 - 1e-6, 2001)]
-    )  # fmt: skip
-    expected = stats.laplace.ppf(u, loc=0.0, scale=scale)
-    np.testing.assert_allclose(dp.laplace_noise(u, scale), expected, rtol=1e-12, atol=1e-15)
-
-
-def test_laplace_noise_has_the_laplace_distribution():
-    noise = dp.laplace_noise(dp.seeded_uniforms(20240601, 5000), 2.0)
-    assert stats.kstest(noise, stats.laplace(loc=0.0, scale=2.0).cdf).pvalue > 0.01
-    assert np.mean(np.abs(noise)) == pytest.approx(2.0, rel=0.05)
-
-
-@pytest.mark.parametrize(
-    "bad, shown",
-    [(0.0, "0.0"), (1.0, "1.0"), (-0.25, "-0.25"), (1.5, "1.5"), (math.nan, "nan")],
-)
-def test_laplace_noise_rejects_uniforms_outside_the_open_interval(bad: float, shown: str):
-    message = f"uniforms must lie strictly between 0 and 1, got {shown} at position 1"
-    with pytest.raises(ValueError, match=message):
-        dp.laplace_noise([0.3, bad, 0.7], 1.0)
-
-
-@pytest.mark.parametrize("scale", [0.0, -1.0, math.inf])
-def test_laplace_noise_rejects_a_bad_scale(scale: float):
-    with pytest.raises(ValueError, match="scale must be a finite number > 0"):
-        dp.laplace_noise([0.5], scale)
-
-
-class ScriptedGenerator:
-    """Stands in for ``numpy.random.Generator``: ``random(n)`` returns the next n scripted draws."""
-
-    def __init__(self, draws: list[float]) -> None:
-        self.draws = iter(draws)
-
-    def random(self, size: int) -> np.ndarray:
-        return np.array([next(self.draws) for _ in range(size)])
-
-
-def test_zero_draws_are_skipped():
-    generator = ScriptedGenerator([0.0, 0.25, 0.0, 0.5, 0.75, 0.0, 0.125])
-    assert dp.nonzero_uniforms(generator, 4).tolist() == [0.25, 0.5, 0.75, 0.125]
-
-
-def test_seeded_uniforms_guards_against_zero(monkeypatch: pytest.MonkeyPatch):
-    seeds = []
-
-    def scripted_rng(seed: int) -> ScriptedGenerator:
-        seeds.append(seed)
-        return ScriptedGenerator([0.0, 0.0, 0.5, 0.0, 0.9])
-
-    monkeypatch.setattr(dp.np.random, "default_rng", scripted_rng)
-    assert dp.seeded_uniforms(7, 2).tolist() == [0.5, 0.9]
-    assert seeds == [7]
-
-
-def test_seeded_uniforms_are_reproducible_prefixes():
-    long = dp.seeded_uniforms(dp.NOISE_SEED, 50)
-    assert np.array_equal(dp.seeded_uniforms(dp.NOISE_SEED, 7), long[:7])
-    assert ((long > 0) & (long < 1)).all()
 
 
 # --- The data and the queries -------------------------------------------------
@@ -150,39 +39,21 @@ def test_dataset_d_is_the_documented_sample():
 
 def test_removed_record_is_the_strongest_and_changes_both_queries():
     d = dp.dataset_d()
-    removed = dp.strongest_record(d)
+    removed = laplace.strongest_record(d)
     assert d[removed] == d.max() >= dp.THRESHOLD
-    d_prime = dp.without_record(d, removed)
-    assert dp.count_query(d) - dp.count_query(d_prime) == 1
-    assert dp.bounded_mean_query(d) - dp.bounded_mean_query(d_prime) == pytest.approx(
-        d[removed] / dp.SLOTS
-    )
+    d_prime = laplace.without_record(d, removed)
+    assert dp.answer("count", d) - dp.answer("count", d_prime) == 1
+    assert dp.answer("mean", d) - dp.answer("mean", d_prime) == pytest.approx(d[removed] / dp.SLOTS)
 
 
 @pytest.mark.parametrize("query", dp.QUERIES)
 def test_sensitivity_bounds_every_removal_from_d(query: str):
     d = dp.dataset_d()
     true_answer = dp.answer(query, d)
-    changes = [abs(true_answer - dp.answer(query, dp.without_record(d, i))) for i in range(d.size)]
+    changes = [
+        abs(true_answer - dp.answer(query, laplace.without_record(d, i))) for i in range(d.size)
+    ]
     assert max(changes) <= dp.sensitivity(query) + 1e-12
-
-
-@HYPOTHESIS
-@given(
-    values=st.lists(st.floats(-1e6, 1e6, **finite), min_size=1, max_size=dp.SLOTS),
-    data=st.data(),
-)
-def test_sensitivity_bounds_every_removal_from_any_dataset(values: list[float], data):
-    removed = data.draw(st.integers(0, len(values) - 1))
-    neighbour = dp.without_record(values, removed)
-    for query in dp.QUERIES:
-        change = abs(dp.answer(query, values) - dp.answer(query, neighbour))
-        assert change <= dp.sensitivity(query) + 1e-9
-
-
-def test_bounded_mean_refuses_more_records_than_slots():
-    with pytest.raises(ValueError, match="101 records do not fit in 100 slots"):
-        dp.bounded_mean_query(np.ones(101))
 
 
 def test_unknown_query_is_refused():
@@ -195,9 +66,9 @@ def test_unknown_query_is_refused():
 def test_answer_grid_is_even_and_contains_both_peaks(query: str, epsilon: float):
     d = dp.dataset_d()
     loc_d = dp.answer(query, d)
-    loc_d_prime = dp.answer(query, dp.without_record(d, dp.strongest_record(d)))
+    loc_d_prime = dp.answer(query, laplace.without_record(d, laplace.strongest_record(d)))
     scale = dp.sensitivity(query) / epsilon
-    x = dp.answer_grid(loc_d, loc_d_prime, scale)
+    x = laplace.answer_grid(loc_d, loc_d_prime, scale, dp.DENSITY_POINTS, dp.TAIL_SCALES)
     steps = np.diff(x)
     assert np.allclose(steps, steps[0], rtol=1e-9)
     assert 200 <= x.size <= 400
@@ -306,7 +177,7 @@ def test_chart_names_only_datasets_the_result_provides(chart: Chart, lang: str, 
     provided = set(results[("count", 1.0, 5)]["datasets"])
     names = set(named_datasets(spec))
     assert names and names <= provided
-    assert spec["width"] == dp.WIDTH and spec["height"] == dp.HEIGHT
+    assert spec["width"] == WIDTH and spec["height"] == HEIGHT
     assert "param_" not in json.dumps(spec)  # no auto-generated, run-dependent names
     assert chart.description["ko"] and chart.description["en"]
 

@@ -1,4 +1,7 @@
-"""Lesson 01: the character n-gram model, exposure with worst-rank ties, and every grid point."""
+"""Lesson 01: the training text with its canary, every grid point, the page and its charts.
+
+The n-gram model and exposure themselves are tested in ``test_ngram.py``.
+"""
 
 from __future__ import annotations
 
@@ -15,10 +18,9 @@ from typing import Any
 
 import pytest
 import vl_convert
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import settings
 
-from compute import memorization as mem
+from compute import ngram
 from compute.datasets import (
     CONSTITUTION_FILE,
     DATA_DIR,
@@ -26,6 +28,7 @@ from compute.datasets import (
     DataIntegrityError,
     load_constitution,
 )
+from compute.lessons import memorization as mem
 from privacy_explorer.build import build
 from privacy_explorer.charts import named_datasets
 from privacy_explorer.lesson import LANGUAGES, Chart
@@ -36,144 +39,6 @@ REPO = Path(__file__).resolve().parent.parent
 SLUG = "01-memorization"
 HYPOTHESIS = settings(database=None, deadline=None, max_examples=200)
 SOURCES_TEXT = (DATA_DIR / SOURCES_FILE).read_text(encoding="utf-8")
-
-
-# --- The model ------------------------------------------------------------------
-
-
-def test_smoothed_probability_matches_a_hand_count():
-    # "abcab" with n = 1: a→b twice, b→c once, c→a once; V = {a, b, c}.
-    model = mem.CharNGram.train("abcab", 1)
-    assert model.vocabulary == ("a", "b", "c")
-    assert model.count("a", "b") == 2 and model.context_count("a") == 2
-    assert model.probability("a", "b") == Fraction(21, 23)  # (2 + 0.1) / (2 + 0.1 · 3)
-    assert model.probability("a", "c") == Fraction(1, 23)  # (0 + 0.1) / (2 + 0.1 · 3)
-    assert model.probability("xyzc", "a") == Fraction(11, 13)  # only the last character counts
-    assert model.log_prob("a", "b") == pytest.approx(math.log(2.1 / 2.3), rel=1e-15)
-    # A context never seen gives every character 0.1 / (0 + 0.3) = 1/3.
-    two = mem.CharNGram.train("abcab", 2)
-    assert two.context_count("ba") == 0
-    assert two.probability("ba", "c") == Fraction(1, 3)
-
-
-@HYPOTHESIS
-@given(text=st.text(alphabet="ab7 \n", min_size=2, max_size=40), n=st.integers(1, 3))
-def test_probabilities_after_every_context_add_up_to_one(text: str, n: int):
-    model = mem.CharNGram.train(text, n)
-    contexts = {"".join(chars) for chars in itertools.product(model.vocabulary, repeat=n)}
-    for context in contexts:
-        assert sum(model.probability(context, c) for c in model.vocabulary) == 1
-
-
-def test_the_model_refuses_what_it_cannot_score():
-    model = mem.CharNGram.train("abcab", 2)
-    with pytest.raises(ValueError, match="'z' is not in the model's vocabulary"):
-        model.probability("ab", "z")
-    with pytest.raises(ValueError, match="shorter than the context length 2"):
-        model.probability("a", "b")
-    with pytest.raises(ValueError, match="context length must be at least 1"):
-        mem.CharNGram.train("abc", 0)
-
-
-def test_likelihood_is_the_product_along_the_continuation():
-    model = mem.CharNGram.train("xab xab xac", 2)
-    expected = model.probability("xa", "b") * model.probability("ab", " ")
-    assert model.likelihood("xa", "b ") == expected
-    terms = model.log_prob("xa", "b") + model.log_prob("ab", " ")
-    assert model.log_likelihood("xa", "b ") == pytest.approx(terms, rel=1e-14)
-
-
-def test_equal_counts_give_bit_identical_scores_in_any_order():
-    # Counts chosen so that "abc" and "bca" after "q" meet the same three probabilities
-    # in a different order: A = P(a|q) = P(b|q) = P(b|a) = P(a|c) and C = P(c|b).
-    every_context = {"q": 3, "a": 3, "b": 3, "c": 3}
-    pairs = {("q", "z"): 3, ("a", "z"): 3, ("b", "c"): 2, ("b", "z"): 1, ("c", "z"): 3}
-    model = mem.CharNGram(1, ("a", "b", "c", "q", "z"), pairs, every_context)
-    first = [model.log_prob(h, c) for h, c in (("q", "a"), ("a", "b"), ("b", "c"))]
-    second = [model.log_prob(h, c) for h, c in (("q", "b"), ("b", "c"), ("c", "a"))]
-    assert sorted(first) == sorted(second)
-    # Adding the same terms in another order changes the last bit: a tie broken by noise.
-    assert sum(first) != sum(second)
-    # The model multiplies exact fractions and takes one logarithm: no noise.
-    assert model.likelihood("q", "abc") == model.likelihood("q", "bca")
-    assert model.log_likelihood("q", "abc").hex() == model.log_likelihood("q", "bca").hex()
-    scores = [model.log_likelihood("q", text) for text in ("abc", "bca", "cab")]
-    assert mem.worst_rank(scores, 0) == mem.worst_rank(scores, 1) == 2
-    assert mem.tie_count(scores, 0) == 1
-
-
-def test_log_fraction_refuses_zero():
-    with pytest.raises(ValueError, match="needs a positive value, got 0"):
-        mem.log_fraction(Fraction(0))
-
-
-def test_greedy_breaks_ties_by_the_smallest_code_point():
-    # "x" is followed once by "b" (first in the text) and once by "a": the tie goes to "a".
-    model = mem.CharNGram.train("xb xa", 1)
-    assert model.next_char("x") == "a"
-    # After "a" only " " and nothing else was seen: the most frequent wins over code points.
-    assert mem.CharNGram.train("xb xa a a", 1).next_char("a") == " "
-    # An unseen context ties every character at 0: the smallest code point, here " ".
-    assert mem.CharNGram.train("xb xa", 2).next_char("qq") == " "
-    assert model.greedy("x", 3) == "a x"
-
-
-# --- Exposure -------------------------------------------------------------------
-
-
-def test_worst_rank_counts_every_tie_against_the_canary():
-    scores = [3.0, 1.0, 3.0, 2.0, 3.0]
-    assert mem.worst_rank(scores, 0) == 3 and mem.tie_count(scores, 0) == 2
-    assert mem.worst_rank(scores, 4) == 3
-    assert mem.worst_rank(scores, 3) == 4 and mem.tie_count(scores, 3) == 0
-    assert mem.worst_rank(scores, 1) == 5
-
-
-def test_exposure_reaches_exactly_its_boundaries():
-    best = [-1.0, -2.0, -2.0, -5.0]
-    assert mem.exposure(best, 0) == math.log2(4) == 2.0
-    assert mem.exposure(best, 3) == 0.0
-    tied = [-7.25] * 1000
-    assert mem.worst_rank(tied, 391) == 1000 and mem.tie_count(tied, 391) == 999
-    assert mem.exposure(tied, 391) == 0.0
-    alone = [-9.0] * 999 + [-1.0]
-    assert mem.exposure(alone, 999) == math.log2(1000)
-
-
-@HYPOTHESIS
-@given(scores=st.lists(st.integers(-5, 5), min_size=1, max_size=60), data=st.data())
-def test_exposure_is_the_rank_in_bits(scores: list[int], data):
-    index = data.draw(st.integers(0, len(scores) - 1))
-    floats = [float(s) for s in scores]
-    better = sum(1 for s in scores if s > scores[index])
-    ties = scores.count(scores[index]) - 1
-    assert mem.worst_rank(floats, index) == better + ties + 1
-    assert mem.tie_count(floats, index) == ties
-    value = mem.exposure(floats, index)
-    assert 0.0 <= value <= math.log2(len(scores))
-    assert value == math.log2(len(scores)) - math.log2(better + ties + 1)
-
-
-def test_exposure_refuses_unusable_scores():
-    with pytest.raises(ValueError, match="no candidate scores"):
-        mem.exposure([], 0)
-    with pytest.raises(ValueError, match="canary_index 3 is outside 0…2"):
-        mem.worst_rank([1.0, 2.0, 3.0], 3)
-    with pytest.raises(ValueError, match="NaN"):
-        mem.exposure([1.0, math.nan], 0)
-
-
-@pytest.mark.parametrize("count", [1, 2, 7, 1000])
-def test_chance_exposure_is_the_mean_over_uniform_ranks(count: int):
-    brute_force = sum(math.log2(count) - math.log2(rank) for rank in range(1, count + 1)) / count
-    assert mem.chance_exposure(count) == pytest.approx(brute_force, rel=1e-12, abs=1e-12)
-
-
-def test_chance_exposure_averages_exposure_over_every_canary_position():
-    scores = [0.5, -1.0, 2.0, -3.0, 1.5, 0.0]  # distinct: every rank occurs once
-    mean = sum(mem.exposure(scores, i) for i in range(len(scores))) / len(scores)
-    assert mem.chance_exposure(len(scores)) == pytest.approx(mean, rel=1e-12)
-    assert round(mem.chance_exposure(1000), 2) == 1.44
 
 
 # --- The data and the training text ---------------------------------------------
@@ -267,7 +132,7 @@ def results() -> dict[tuple[int, int], dict[str, Any]]:
 @functools.cache
 def library_values(n: int, repeats: int) -> dict[str, Any]:
     """What the library functions say at one grid point, computed here from scratch."""
-    model = mem.CharNGram.train(mem.training_text(mem.statute_text(), repeats), n)
+    model = ngram.CharNGram.train(mem.training_text(mem.statute_text(), repeats), n)
     codes = mem.candidates()
     index = codes.index(mem.SECRET_CODE)
     history = "\n" + mem.PREFIX
@@ -275,9 +140,9 @@ def library_values(n: int, repeats: int) -> dict[str, Any]:
     return {
         "model": model,
         "scores": scores,
-        "exposure": mem.exposure(scores, index),
-        "rank": mem.worst_rank(scores, index),
-        "ties": mem.tie_count(scores, index),
+        "exposure": ngram.exposure(scores, index),
+        "rank": ngram.worst_rank(scores, index),
+        "ties": ngram.tie_count(scores, index),
         "continuation": mem.shown(model.greedy(history, 4)),
     }
 
@@ -308,7 +173,7 @@ def test_readouts_equal_the_library_functions(results):
             assert readouts[name] == expected[name], (name, n, repeats)
         assert readouts["canary_score"] == expected["scores"][391]
         assert readouts["vocabulary_size"] == len(expected["model"].vocabulary)
-        assert readouts["chance_exposure"] == mem.chance_exposure(1000)
+        assert readouts["chance_exposure"] == ngram.chance_exposure(1000)
         assert readouts["max_exposure"] == math.log2(1000)
 
 
@@ -317,7 +182,7 @@ def test_float_ranks_agree_with_exact_fractions_everywhere(results):
     for n, repeats in results:
         model = library_values(n, repeats)["model"]
         exact = mem.score_candidates(model, mem.candidates())
-        scores = [mem.log_fraction(value) for value in exact]
+        scores = [ngram.log_fraction(value) for value in exact]
         by_value: dict[Fraction, set[str]] = {}
         for value, score in zip(exact, scores, strict=True):
             by_value.setdefault(value, set()).add(score.hex())
@@ -325,7 +190,7 @@ def test_float_ranks_agree_with_exact_fractions_everywhere(results):
         assert len({score.hex() for score in scores}) == len(by_value), (n, repeats)
         for i in range(0, 1000, 37):
             exact_rank = sum(1 for value in exact if value >= exact[i])
-            assert mem.worst_rank(scores, i) == exact_rank
+            assert ngram.worst_rank(scores, i) == exact_rank
 
 
 def test_candidates_with_equal_counts_share_one_score(results):
@@ -362,7 +227,7 @@ def test_chart_rows_agree_with_the_readouts(results):
 
 def test_the_grid_shows_what_the_page_says(results):
     """The claims of the hands-on section, so that changed data cannot silently contradict them."""
-    chance = mem.chance_exposure(1000)
+    chance = ngram.chance_exposure(1000)
     at = {key: result["readouts"] for key, result in results.items()}
     # Baseline: above chance at short contexts, zero with many ties at long ones.
     assert all(at[(n, 0)]["exposure"] > chance for n in (1, 2, 3))
@@ -393,7 +258,7 @@ def test_summary_lists_every_point_once(results):
         assert row["rank"] == readouts["rank"]
         assert row["exposure"] == pytest.approx(readouts["exposure"], rel=1e-5, abs=1e-9)
     bits = {row["reference"]: row["bits"] for row in summary["exposure_references"]}
-    assert bits["chance"] == pytest.approx(mem.chance_exposure(1000), rel=1e-5)
+    assert bits["chance"] == pytest.approx(ngram.chance_exposure(1000), rel=1e-5)
 
 
 # --- The built page ---------------------------------------------------------------

@@ -19,16 +19,15 @@ places "after statute line i" once. The competing lines take the first places
 ``repeats = 5`` is the text for ``repeats = 1`` plus four lines. No place gets
 two lines, and every inserted line starts right after a newline.
 
-A :class:`CharNGram` model with context length ``n`` then counts, at every
-position of the training text with ``n`` characters before it, which character
-follows which ``n`` characters, and estimates with add-0.1 smoothing::
+A :class:`~compute.ngram.CharNGram` model with context length ``n`` (the
+library's :mod:`compute.ngram`) is then trained on that text with add-0.1
+smoothing::
 
     P(c | h) = (N(h, c) + 0.1) / (N(h) + 0.1·|V|)
 
 ``V`` is the set of characters in the training text. Probabilities are exact
-fractions; a log-likelihood is taken only of the final product (see
-:func:`log_fraction`), so candidates with equal counts get bit-identical scores
-and a tie is never broken by rounding.
+fractions, so candidates with equal counts get bit-identical scores and a tie
+is never broken by rounding.
 
 Measures
 --------
@@ -36,15 +35,15 @@ The candidates ``R`` are the 1,000 codes :data:`FIRST_CANDIDATE` …
 :data:`LAST_CANDIDATE`. A candidate's score is the log-likelihood of its four
 digits after the canary's line start ``"\\n" + PREFIX``. The canary's rank counts
 every candidate scoring at least as high as the canary, itself included
-(:func:`worst_rank`), and its exposure is ``log2 |R| − log2 rank``
-(:func:`exposure`). A model that has not memorized the canary gives it a rank
-that is, at best, uniformly random: its expected exposure is
-:func:`chance_exposure`.
+(:func:`~compute.ngram.worst_rank`), and its exposure is ``log2 |R| − log2 rank``
+(:func:`~compute.ngram.exposure`). A model that has not memorized the canary
+gives it a rank that is, at best, uniformly random: its expected exposure is
+:func:`~compute.ngram.chance_exposure`.
 
 The greedy continuation writes four characters after the same line start, each
 time taking the character seen most often after the current context; among
 equally frequent characters the one with the smallest Unicode code point wins
-(:meth:`CharNGram.greedy`). In an unseen context every character has count 0,
+(:meth:`~compute.ngram.CharNGram.greedy`). In an unseen context every character has count 0,
 so the newline (U+000A, the smallest code point in the text) wins.
 
 This is a character counter, not a large language model; its numbers say
@@ -55,7 +54,6 @@ from __future__ import annotations
 
 import functools
 import math
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -66,6 +64,24 @@ import altair as alt
 import numpy as np
 
 from compute.datasets import DATA_DIR, load_constitution
+from compute.lessons.style import (
+    ANNOTATION_SIZE,
+    BLUE,
+    GREEN,
+    GREY,
+    INK,
+    SKY_BLUE,
+    VALUE_SIZE,
+    VERMILLION,
+    WIDTH,
+    Align,
+    in_language,
+    integer_axis,
+    layered,
+    legend_above,
+    titled,
+)
+from compute.ngram import CharNGram, chance_exposure, exposure, log_fraction, tie_count, worst_rank
 from privacy_explorer.lesson import Chart, Grid, Param, Readout, chart_number
 
 DATA_FILES: tuple[str, ...] = ("constitution-ko.txt",)
@@ -124,194 +140,6 @@ COMPETITORS: tuple[Competitor, ...] = (
     Competitor("방 번호는 ", "7106", 3),
 )
 """The synthetic competing strings, documented on the page."""
-
-
-# --- The model ----------------------------------------------------------------
-
-
-def log_fraction(value: Fraction) -> float:
-    """Natural logarithm of a positive fraction, computed from its reduced form.
-
-    Equal fractions have the same reduced numerator and denominator, so they
-    always get the same float, bit for bit, however they were multiplied
-    together. Python's ``math.log`` accepts integers of any size.
-    """
-    if value <= 0:
-        raise ValueError(f"the logarithm needs a positive value, got {value}")
-    return math.log(value.numerator) - math.log(value.denominator)
-
-
-@dataclass(frozen=True)
-class CharNGram:
-    """A character n-gram model with add-α smoothing, trained by :meth:`train`.
-
-    ``P(c | h) = (N(h, c) + α) / (N(h) + α·|V|)`` where ``h`` is the last
-    :attr:`context_length` characters before ``c``.
-    """
-
-    context_length: int
-    """``n``: how many preceding characters the model looks at."""
-    vocabulary: tuple[str, ...]
-    """``V``: every character of the training text, in code point order."""
-    pair_counts: Mapping[tuple[str, str], int]
-    """``N(h, c)``: how often character ``c`` follows the context ``h``."""
-    context_counts: Mapping[str, int]
-    """``N(h)``: how often ``h`` is followed by any character."""
-    smoothing: Fraction = SMOOTHING
-    """``α``, added to every count."""
-
-    @classmethod
-    def train(cls, text: str, context_length: int, smoothing: Fraction = SMOOTHING) -> CharNGram:
-        """Count every (context, next character) pair in ``text``.
-
-        Positions with fewer than ``context_length`` characters before them are
-        skipped (there is no padding), so the counts cover ``len(text) − n``
-        characters.
-        """
-        if context_length < 1:
-            raise ValueError(f"the context length must be at least 1, got {context_length}")
-        if smoothing <= 0:
-            raise ValueError(f"the smoothing constant must be > 0, got {smoothing}")
-        n = context_length
-        pairs = Counter((text[i - n : i], text[i]) for i in range(n, len(text)))
-        contexts: Counter[str] = Counter()
-        for (context, _), count in pairs.items():
-            contexts[context] += count
-        return cls(n, tuple(sorted(set(text))), dict(pairs), dict(contexts), Fraction(smoothing))
-
-    def context_of(self, history: str) -> str:
-        """The last ``n`` characters of ``history``: what the model conditions on."""
-        if len(history) < self.context_length:
-            raise ValueError(
-                f"the history {history!r} is shorter than the context length {self.context_length}"
-            )
-        return history[len(history) - self.context_length :]
-
-    def count(self, history: str, char: str) -> int:
-        """``N(h, c)`` for the context ``h`` at the end of ``history``."""
-        return self.pair_counts.get((self.context_of(history), char), 0)
-
-    def context_count(self, history: str) -> int:
-        """``N(h)`` for the context ``h`` at the end of ``history``."""
-        return self.context_counts.get(self.context_of(history), 0)
-
-    def probability(self, history: str, char: str) -> Fraction:
-        """``P(char | h)`` as an exact fraction, ``h`` the end of ``history``.
-
-        Raises ``ValueError`` for a character outside the vocabulary, to which
-        the model gives no probability.
-        """
-        if char not in self._vocabulary_set:
-            raise ValueError(f"{char!r} is not in the model's vocabulary")
-        alpha = self.smoothing
-        return (self.count(history, char) + alpha) / (
-            self.context_count(history) + alpha * len(self.vocabulary)
-        )
-
-    def log_prob(self, context: str, char: str) -> float:
-        """``ln P(char | h)``, ``h`` the last ``n`` characters of ``context``."""
-        return log_fraction(self.probability(context, char))
-
-    def likelihood(self, history: str, continuation: str) -> Fraction:
-        """Exact probability of writing ``continuation`` right after ``history``."""
-        product = Fraction(1)
-        text = history
-        for char in continuation:
-            product *= self.probability(text, char)
-            text += char
-        return product
-
-    def log_likelihood(self, history: str, continuation: str) -> float:
-        """``ln`` of :meth:`likelihood`: the sum of the :meth:`log_prob` terms, rounded once."""
-        return log_fraction(self.likelihood(history, continuation))
-
-    def next_char(self, history: str) -> str:
-        """The most frequent character after the context; ties go to the smallest code point."""
-        context = self.context_of(history)
-        best, best_count = self.vocabulary[0], -1
-        for char in self.vocabulary:  # code point order: the first maximum wins a tie
-            count = self.pair_counts.get((context, char), 0)
-            if count > best_count:
-                best, best_count = char, count
-        return best
-
-    def greedy(self, history: str, length: int) -> str:
-        """``length`` characters written after ``history``, each by :meth:`next_char`."""
-        text = history
-        for _ in range(length):
-            text += self.next_char(text)
-        return text[len(history) :]
-
-    @functools.cached_property
-    def _vocabulary_set(self) -> frozenset[str]:
-        return frozenset(self.vocabulary)
-
-
-# --- Exposure -----------------------------------------------------------------
-
-
-def _check_scores(scores: Sequence[float], canary_index: int) -> None:
-    if not scores:
-        raise ValueError("there are no candidate scores")
-    if not 0 <= canary_index < len(scores):
-        raise ValueError(f"canary_index {canary_index} is outside 0…{len(scores) - 1}")
-    if any(score != score for score in scores):
-        raise ValueError("a score is NaN; ranks need comparable scores")
-
-
-def worst_rank(scores: Sequence[float], canary_index: int) -> int:
-    """The canary's rank with ties resolved to the worst place.
-
-    Counts every candidate whose score is at least the canary's, the canary
-    included, so a canary tied with ``t`` others ranks ``t`` places lower than
-    if it had won every tie. Scores are compared exactly.
-
-    Parameters
-    ----------
-    scores
-        One score per candidate, higher meaning more likely (e.g. log-likelihoods).
-    canary_index
-        Position of the canary among the scores.
-
-    Returns
-    -------
-    int
-        A rank from 1 (strictly best) to ``len(scores)``.
-    """
-    _check_scores(scores, canary_index)
-    canary = scores[canary_index]
-    return sum(1 for score in scores if score >= canary)
-
-
-def tie_count(scores: Sequence[float], canary_index: int) -> int:
-    """How many other candidates score exactly as high as the canary."""
-    _check_scores(scores, canary_index)
-    canary = scores[canary_index]
-    return sum(1 for score in scores if score == canary) - 1
-
-
-def exposure(scores: Sequence[float], canary_index: int) -> float:
-    """Exposure in bits: ``log2 |R| − log2 rank``, with ``|R| = len(scores)``.
-
-    The rank is :func:`worst_rank`, so ties never inflate the exposure. The value
-    runs from 0 (the canary ranks last, or ties with every candidate) to
-    ``log2 |R|`` (the canary alone scores highest).
-    """
-    rank = worst_rank(scores, canary_index)
-    return math.log2(len(scores)) - math.log2(rank)
-
-
-def chance_exposure(candidate_count: int) -> float:
-    """Expected exposure when the canary's rank is uniform on ``1 … |R|``.
-
-    ``log2 |R| − (1/|R|)·Σ log2 k = log2 |R| − log2(|R|!) / |R|``, with
-    ``log2(|R|!)`` from the log-gamma function. About 1.44 bits for 1,000
-    candidates, and close to ``1/ln 2`` for any large ``|R|``.
-    """
-    if candidate_count < 1:
-        raise ValueError(f"there must be at least one candidate, got {candidate_count}")
-    log2_factorial = math.lgamma(candidate_count + 1) / math.log(2)
-    return math.log2(candidate_count) - log2_factorial / candidate_count
 
 
 # --- The training text ----------------------------------------------------------
@@ -428,7 +256,7 @@ def compute(*, n: int, repeats: int) -> dict[str, dict[str, Any]]:
     """
     statute = statute_text()
     text = training_text(statute, repeats)
-    model = CharNGram.train(text, n)
+    model = CharNGram.train(text, n, SMOOTHING)
     codes = candidates()
     canary_index = codes.index(SECRET_CODE)
     likelihoods = score_candidates(model, codes)
@@ -672,14 +500,14 @@ READOUTS: tuple[Readout, ...] = (
 
 # --- Charts -------------------------------------------------------------------
 
-WIDTH = 560
 HEIGHT = 260
-# Okabe–Ito colours, distinguishable with the common colour-vision deficiencies.
-REPEAT_COLOURS = ["#999999", "#56B4E9", "#0072B2", "#009E73"]
-REPEAT_DASHES = [[2, 3], [6, 3], [10, 3, 2, 3], [1, 0]]
-VERMILLION = "#D55E00"
-GREY = "#999999"
-INK = "#222222"
+"""The plot height of this lesson's charts, a little more than the shared one."""
+REPEAT_COLOURS = [GREY, SKY_BLUE, BLUE, GREEN]
+"""One colour per number of repeats, darker for more copies of the canary."""
+REPEAT_DASHES: list[list[float]] = [[2, 3], [6, 3], [10, 3, 2, 3], [1, 0]]
+"""One dash per number of repeats, so the lines differ without colour too."""
+REFERENCE_DASH: list[float] = [4, 4]
+"""The dash of the maximum and chance levels, unlike any line of the grid."""
 
 _TEXT: dict[str, dict[str, dict[str, str]]] = {
     "exposure": {
@@ -726,17 +554,17 @@ def exposure_chart(lang: str) -> alt.LayerChart:
     Declares the Vega-Lite params ``n`` and ``repeats``, which the page keeps
     equal to the current grid point.
     """
-    text = _TEXT["exposure"]
+    text = in_language(_TEXT["exposure"], lang)
     current_n = alt.param(name="n", value=DEFAULT_CONTEXT_LENGTH)
     current_repeats = alt.param(name="repeats", value=DEFAULT_REPEATS)
     x = alt.X(
         "n:Q",
-        title=text["x"][lang],
+        title=text["x"],
         scale=alt.Scale(domain=[0.7, max(CONTEXT_LENGTHS) + 0.3], nice=False, zero=False),
-        axis=alt.Axis(values=list(CONTEXT_LENGTHS), format="d", grid=False),
+        axis=integer_axis(CONTEXT_LENGTHS),
     )
-    y = alt.Y("exposure:Q", title=text["y"][lang], scale=alt.Scale(domain=[0, 11.5], nice=False))
-    legend = alt.Legend(title=text["legend"][lang], orient="top", direction="horizontal")
+    y = alt.Y("exposure:Q", title=text["y"], scale=alt.Scale(domain=[0, 11.5], nice=False))
+    legend = legend_above(text["legend"])
     colour = alt.Color(
         "repeats:O", scale=alt.Scale(domain=list(REPEATS), range=REPEAT_COLOURS), legend=legend
     )
@@ -746,9 +574,9 @@ def exposure_chart(lang: str) -> alt.LayerChart:
     tooltip = [
         alt.Tooltip("n:Q", title="n"),
         alt.Tooltip("repeats:O", title="r"),
-        alt.Tooltip("exposure:Q", title=text["y"][lang], format=".2f"),
-        alt.Tooltip("rank:Q", title=text["rank"][lang]),
-        alt.Tooltip("ties:Q", title=text["ties"][lang]),
+        alt.Tooltip("exposure:Q", title=text["y"], format=".2f"),
+        alt.Tooltip("rank:Q", title=text["rank"]),
+        alt.Tooltip("ties:Q", title=text["ties"]),
     ]
     grid_rows = alt.Chart(alt.Data(name="exposure_grid"))
     lines = grid_rows.mark_line(strokeWidth=2).encode(x=x, y=y, color=colour, strokeDash=dash)
@@ -763,50 +591,47 @@ def exposure_chart(lang: str) -> alt.LayerChart:
         # The tooltip names r too, so the ring reads differently where two lines meet.
         .encode(x=x, y=y, tooltip=tooltip)
     )
-    labels = {
-        "max": text["max"][lang],
-        "chance": text["chance"][lang],
-    }
     references = alt.Chart(alt.Data(name="exposure_references")).transform_calculate(
-        label=f"datum.reference === 'max' ? '{labels['max']}' : '{labels['chance']}'"
+        label=f"datum.reference === 'max' ? '{text['max']}' : '{text['chance']}'"
     )
-    rules = references.mark_rule(color=INK, strokeDash=[4, 4]).encode(
-        y=alt.Y("bits:Q", title=text["y"][lang])
+    rules = references.mark_rule(color=INK, strokeDash=REFERENCE_DASH).encode(
+        y=alt.Y("bits:Q", title=text["y"])
     )
     # Each rule is labelled just above it where no line of the grid crosses: the maximum
     # mid-plot (clear of the ring at either end), the chance level at the right end.
+    placements: tuple[tuple[str, Align, float], ...] = (
+        ("max", "center", WIDTH / 2),
+        ("chance", "right", WIDTH - 4),
+    )
     rule_labels = [
         references.transform_filter(f"datum.reference === '{which}'")
-        .mark_text(align=align, baseline="bottom", dy=-3, color=INK, fontSize=11)
-        .encode(y=alt.Y("bits:Q", title=text["y"][lang]), x=alt.value(at), text="label:N")
-        for which, align, at in (("max", "center", WIDTH / 2), ("chance", "right", WIDTH - 4))
+        .mark_text(align=align, baseline="bottom", dy=-3, color=INK, fontSize=ANNOTATION_SIZE)
+        .encode(y=alt.Y("bits:Q", title=text["y"]), x=alt.value(at), text="label:N")
+        for which, align, at in placements
     ]
-    return (
-        alt.layer(rules, *rule_labels, lines, points, ring)
-        .add_params(current_n, current_repeats)
-        .properties(width=WIDTH, height=HEIGHT, title=text["title"][lang])
-    )
+    layers = layered(rules, *rule_labels, lines, points, ring)
+    return titled(layers.add_params(current_n, current_repeats), text["title"], height=HEIGHT)
 
 
 def ladder_chart(lang: str) -> alt.LayerChart:
     """Each distinct candidate score against its rank; tied ranks form a bar, the canary orange."""
-    text = _TEXT["ladder"]
+    text = in_language(_TEXT["ladder"], lang)
     x = alt.X(
         "worst_rank:Q",
-        title=text["x"][lang],
+        title=text["x"],
         scale=alt.Scale(type="log", base=2, domain=[0.8, 1.25 * CANDIDATE_COUNT], nice=False),
         axis=alt.Axis(
             values=[2**k for k in range((CANDIDATE_COUNT - 1).bit_length())] + [CANDIDATE_COUNT],
             format=",d",
         ),
     )
-    y = alt.Y("score:Q", title=text["y"][lang], scale=alt.Scale(zero=False))
+    y = alt.Y("score:Q", title=text["y"], scale=alt.Scale(zero=False))
     base = alt.Chart(alt.Data(name="score_ladder"))
     tooltip = [
-        alt.Tooltip("score:Q", title=text["y"][lang], format=".3f"),
-        alt.Tooltip("best_rank:Q", title=text["best"][lang]),
-        alt.Tooltip("worst_rank:Q", title=text["x"][lang]),
-        alt.Tooltip("candidates:Q", title=text["candidates"][lang]),
+        alt.Tooltip("score:Q", title=text["y"], format=".3f"),
+        alt.Tooltip("best_rank:Q", title=text["best"]),
+        alt.Tooltip("worst_rank:Q", title=text["x"]),
+        alt.Tooltip("candidates:Q", title=text["candidates"]),
     ]
     spans = base.mark_rule(strokeWidth=3, color=GREY).encode(
         x=alt.X("best_rank:Q"), x2="worst_rank:Q", y=y
@@ -829,38 +654,37 @@ def ladder_chart(lang: str) -> alt.LayerChart:
         baseline="bottom",
         dy=-8,
         color=VERMILLION,
-        fontSize=12,
+        fontSize=VALUE_SIZE,
         fontWeight="bold",
     ).encode(x=x, y=y, text=alt.value(SECRET_CODE))
-    return alt.layer(spans, dots, canary_span, canary_dot, canary_label).properties(
-        width=WIDTH, height=HEIGHT, title=text["title"][lang]
-    )
+    layers = layered(spans, dots, canary_span, canary_dot, canary_label)
+    return titled(layers, text["title"], height=HEIGHT)
 
 
 def top_chart(lang: str) -> alt.LayerChart:
     """The best-scoring candidates (and the canary, if it is not among them) by score."""
-    text = _TEXT["top"]
+    text = in_language(_TEXT["top"], lang)
     y = alt.Y(
         "code:N",
-        title=text["y"][lang],
+        title=text["y"],
         sort=alt.EncodingSortField(field="position", order="ascending"),
     )
     # 40 pixels of padding leave room for the score printed right of the best candidate.
-    x = alt.X("score:Q", title=text["x"][lang], scale=alt.Scale(zero=False, padding=40))
+    x = alt.X("score:Q", title=text["x"], scale=alt.Scale(zero=False, padding=40))
     colour = alt.condition(alt.datum.canary, alt.value(VERMILLION), alt.value(INK))
     base = alt.Chart(alt.Data(name="top_candidates"))
     tooltip = [
-        alt.Tooltip("code:N", title=text["y"][lang]),
-        alt.Tooltip("score:Q", title=text["x"][lang], format=".3f"),
-        alt.Tooltip("rank:Q", title=text["rank"][lang]),
+        alt.Tooltip("code:N", title=text["y"]),
+        alt.Tooltip("score:Q", title=text["x"], format=".3f"),
+        alt.Tooltip("rank:Q", title=text["rank"]),
     ]
     dots = base.mark_point(filled=True, size=80, opacity=1).encode(
         x=x, y=y, color=colour, tooltip=tooltip
     )
-    scores = base.mark_text(align="left", dx=8, fontSize=11).encode(
+    scores = base.mark_text(align="left", dx=8, fontSize=ANNOTATION_SIZE).encode(
         x=x, y=y, color=colour, text=alt.Text("score:Q", format=".2f")
     )
-    return alt.layer(dots, scores).properties(width=WIDTH, height=HEIGHT, title=text["title"][lang])
+    return titled(layered(dots, scores), text["title"], height=HEIGHT)
 
 
 CHARTS: tuple[Chart, ...] = (

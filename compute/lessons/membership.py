@@ -9,7 +9,8 @@ Deduplication
     same inputs sat on both sides, a "non-member" would be the very point the
     model was fitted on, as far as the model can tell. So exact duplicate rows
     are dropped first, then the rows sharing all eight inputs are merged into
-    one whose strength is the mean of their tests (see :func:`deduplicate`).
+    one whose strength is the mean of their tests (see
+    :func:`compute.mlp.deduplicate`).
     Every input combination then occurs once, and no non-member can share its
     inputs with a member. The same mixture may still appear at another age on
     the other side: that is a different input, and a different test.
@@ -30,20 +31,13 @@ Model
 Snapshots
     Each seed is trained once, one epoch per ``partial_fit`` call, and the
     per-sample losses are recorded when the epoch count reaches a grid value
-    (:func:`training_trajectory`, memoized per process, so a joblib worker
-    trains a seed at most once). A snapshot after ``e`` epochs is identical to
-    a fresh model trained the same way for ``e`` epochs (tested), because
-    nothing but ``partial_fit`` touches the model or its random state. The
-    model gets a ``numpy.random.RandomState`` *object*: an integer
-    ``random_state`` is re-seeded by every ``partial_fit`` call and would
-    replay one batch order in every epoch (tested). ``fit(max_iter=e)`` is the
-    same algorithm but not bit-identical: it reshuffles the previous epoch's
-    permutation instead of a fresh ``arange``. (``warm_start`` with a small
-    ``max_iter`` would not do either: each ``fit`` call starts a new Adam
-    optimizer, dropping its moment estimates.)
+    (:func:`compute.mlp.train_with_snapshots`, memoized per process and seed by
+    :func:`training_trajectory`, so a joblib worker trains a seed at most once).
+    A snapshot after ``e`` epochs is identical to a fresh model trained the same
+    way for ``e`` epochs (tested); :mod:`compute.mlp` says why.
 Timing
     Measured on the 2-core build machine while other work was running
-    (``python -m compute.membership`` measures again): the three seeds trained
+    (``python -m compute.lessons.membership`` measures again): the three seeds trained
     once each to 2,000 epochs, with snapshots at the 11 grid values, take
     7.5 s; retraining from scratch for every grid value (1 + 2 + 5 + ... +
     2,000 = 3,888 epochs per seed) takes 14.2 s. ``GRID`` groups the points by
@@ -52,12 +46,13 @@ Timing
     workers), where ungrouped points made both workers train every seed.
 Attack
     The per-sample squared loss is ``ℓ = (y − f(x))²`` in MPa²; the attack
-    score is ``s = −ℓ`` (a lower loss looks more like a member). The AUC
-    counts ties as one half (:func:`loss_attack_auc`); the ROC curve uses the
-    rule "member if ``s ≥ t``" for every threshold ``t`` (:func:`roc_curve`).
-    With :data:`NONMEMBER_COUNT` non-members the smallest false-positive rate
-    above zero is ``1 / NONMEMBER_COUNT``; :func:`tpr_at_fpr` reads the TPR
-    there.
+    score is ``s = −ℓ`` (:func:`compute.mlp.loss_scores`: a lower loss looks
+    more like a member), judged by :mod:`compute.attacks.metrics`. The AUC
+    counts ties as one half; the ROC curve uses the rule "member if ``s ≥ t``"
+    for every threshold ``t``. With :data:`NONMEMBER_COUNT` non-members the
+    smallest false-positive rate above zero is ``1 / NONMEMBER_COUNT``; the TPR
+    there is the highest TPR of any threshold with no more false positives
+    (``max_tpr_at_fpr``, the conservative reading).
 
 Constants
 ---------
@@ -74,7 +69,8 @@ Constants
 ``HISTOGRAM_BINS``, ``HISTOGRAM_QUANTILE``
     16 bins: 15 of equal width from 0, and a last one for every larger loss.
     The width is the smallest 1–2–2.5–5 step that puts the 90th percentile of
-    all 320 losses inside the equal bins (see :func:`histogram_upper`).
+    all 320 losses inside the equal bins (see
+    :func:`compute.histogram.histogram_upper`).
 ``ROC_POINTS``
     The ROC chart draws at most 100 corners of the curve; the AUC and the TPR
     readouts use every score.
@@ -91,18 +87,48 @@ import functools
 import itertools
 import math
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import altair as alt
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
-import sklearn
-from sklearn.neural_network import MLPRegressor
 
-from compute.datasets import load_concrete
+from compute.attacks.metrics import (
+    auc,
+    best_threshold_accuracy,
+    chance_auc_spread,
+    max_tpr_at_fpr,
+    roc_curve,
+    zero_fpr_upper_bound,
+)
+from compute.datasets import CONCRETE_INPUTS, CONCRETE_TARGET, load_concrete
+from compute.histogram import Histogram, common_histogram, histogram_upper
+from compute.lessons.style import (
+    ANNOTATION_SIZE,
+    BLUE,
+    DASHED,
+    GREY,
+    GUIDE_DASH,
+    INK,
+    VALUE_SIZE,
+    VERMILLION,
+    fixed_axis,
+    in_language,
+    layered,
+    legend_above,
+    pair_scales,
+    titled,
+)
+from compute.mlp import (
+    MembershipData,
+    MLPSettings,
+    Snapshot,
+    loss_scores,
+    membership_data,
+    parameter_count,
+    rmse,
+    train_with_snapshots,
+)
 from privacy_explorer.lesson import Chart, Grid, Param, Readout, chart_number
 
 DATA_FILES: tuple[str, ...] = ("concrete.csv",)
@@ -120,327 +146,40 @@ DEFAULT_EPOCHS = 200
 DEFAULT_SEED = 1
 HISTOGRAM_BINS = 16
 HISTOGRAM_QUANTILE = 0.9
-NICE_STEPS: tuple[float, ...] = (1.0, 2.0, 2.5, 5.0)
 ROC_POINTS = 100
 TARGET_FPR = 0.001
 CONFIDENCE = 0.95
 
-INPUT_COLUMNS: tuple[str, ...] = (
-    "cement",
-    "blast_furnace_slag",
-    "fly_ash",
-    "water",
-    "superplasticizer",
-    "coarse_aggregate",
-    "fine_aggregate",
-    "age",
-)
-STRENGTH_COLUMN = "compressive_strength"
 GROUPS: tuple[str, str] = ("member", "nonmember")
 """How the two groups are named in chart rows (the charts translate them)."""
 
 FloatArray = npt.NDArray[np.float64]
 
 
-# --- Data: deduplication and split -------------------------------------------
+# --- The lesson's data and model --------------------------------------------------------
 
-
-@dataclass(frozen=True)
-class Deduplication:
-    """What :func:`deduplicate` did to the table."""
-
-    raw_rows: int
-    """Rows in the file."""
-    exact_duplicates: int
-    """Rows that repeat an earlier row in all nine columns (dropped)."""
-    merged_rows: int
-    """Further rows dropped because they share all eight inputs with another row."""
-    merged_groups: int
-    """Input combinations that had more than one strength; each became one row."""
-    rows: int
-    """Rows left, one per distinct input combination."""
-
-
-def deduplicate(frame: pd.DataFrame) -> tuple[pd.DataFrame, Deduplication]:
-    """One row per distinct combination of the eight inputs.
-
-    Exact duplicate rows are dropped; rows that then still share all eight
-    inputs (repeated tests with different strengths) become one row whose
-    strength is the mean of those tests.
-
-    Parameters
-    ----------
-    frame
-        The concrete table as :func:`compute.datasets.load_concrete` returns it.
-
-    Returns
-    -------
-    (pandas.DataFrame, Deduplication)
-        The rows sorted by their inputs, with a fresh index, and the counts.
-    """
-    inputs = list(INPUT_COLUMNS)
-    distinct = frame.drop_duplicates()
-    merged = distinct.groupby(inputs, as_index=False, sort=True)[STRENGTH_COLUMN].mean()
-    group_sizes = distinct.groupby(inputs, sort=True).size()
-    report = Deduplication(
-        raw_rows=len(frame),
-        exact_duplicates=len(frame) - len(distinct),
-        merged_rows=len(distinct) - len(merged),
-        merged_groups=int((group_sizes > 1).sum()),
-        rows=len(merged),
-    )
-    return merged.reset_index(drop=True), report
-
-
-@dataclass(frozen=True)
-class MembershipData:
-    """Members and non-members, inputs standardized with the members' statistics."""
-
-    member_inputs: FloatArray
-    """Standardized inputs of the members, one row each."""
-    member_strengths: FloatArray
-    """Strengths of the members in MPa."""
-    nonmember_inputs: FloatArray
-    """Standardized inputs of the non-members."""
-    nonmember_strengths: FloatArray
-    """Strengths of the non-members in MPa."""
-    member_rows: tuple[int, ...]
-    """Row numbers of the members in the deduplicated table."""
-    nonmember_rows: tuple[int, ...]
-    """Row numbers of the non-members in the deduplicated table."""
-    training_pool: int
-    """Size of the training pool the members come from."""
-    evaluation_pool: int
-    """Size of the evaluation pool the non-members come from."""
-    deduplication: Deduplication
-    """How the table was deduplicated."""
-
-
-def split_pools(rows: int, seed: int = SPLIT_SEED) -> tuple[npt.NDArray[np.int64], ...]:
-    """Row numbers of the training pool and the evaluation pool, in permutation order.
-
-    The first ``rows // 2`` rows of ``default_rng(seed).permutation(rows)`` form
-    the training pool, the rest the evaluation pool.
-    """
-    order = np.random.default_rng(seed).permutation(rows)
-    return order[: rows // 2], order[rows // 2 :]
-
-
-def standardize(reference: FloatArray, values: FloatArray) -> FloatArray:
-    """``values`` centred and scaled by the column means and standard deviations of
-    ``reference`` (the members), so no statistic of other rows leaks into the inputs."""
-    mean = reference.mean(axis=0)
-    scale = reference.std(axis=0)
-    return (values - mean) / np.where(scale > 0, scale, 1.0)
-
-
-def membership_data(
-    frame: pd.DataFrame,
-    seed: int = SPLIT_SEED,
-    members: int = MEMBER_COUNT,
-    nonmembers: int = NONMEMBER_COUNT,
-) -> MembershipData:
-    """Deduplicate ``frame``, split it and pick the members and the non-members."""
-    table, report = deduplicate(frame)
-    training_pool, evaluation_pool = split_pools(len(table), seed)
-    if members > training_pool.size or nonmembers > evaluation_pool.size:
-        raise ValueError(
-            f"{members} members and {nonmembers} non-members do not fit in pools of "
-            f"{training_pool.size} and {evaluation_pool.size} rows"
-        )
-    member_rows = training_pool[:members]
-    nonmember_rows = evaluation_pool[:nonmembers]
-    inputs = table[list(INPUT_COLUMNS)].to_numpy(dtype=float)
-    strengths = table[STRENGTH_COLUMN].to_numpy(dtype=float)
-    raw_members = inputs[member_rows]
-    return MembershipData(
-        member_inputs=standardize(raw_members, raw_members),
-        member_strengths=strengths[member_rows],
-        nonmember_inputs=standardize(raw_members, inputs[nonmember_rows]),
-        nonmember_strengths=strengths[nonmember_rows],
-        member_rows=tuple(int(i) for i in member_rows),
-        nonmember_rows=tuple(int(i) for i in nonmember_rows),
-        training_pool=int(training_pool.size),
-        evaluation_pool=int(evaluation_pool.size),
-        deduplication=report,
-    )
+SETTINGS = MLPSettings(
+    hidden_units=HIDDEN_UNITS, learning_rate=LEARNING_RATE, batch_size=BATCH_SIZE, alpha=ALPHA
+)
 
 
 @functools.cache
 def lesson_data() -> MembershipData:
     """The members and non-members this lesson uses (read and split once per process)."""
-    return membership_data(load_concrete())
-
-
-# --- The model and its snapshots ----------------------------------------------
-
-
-def new_model(seed: int, last_epoch: int = max(EPOCHS)) -> MLPRegressor:
-    """The lesson's untrained MLP for ``seed``.
-
-    ``random_state`` is a ``RandomState`` object, so successive ``partial_fit``
-    calls draw fresh mini-batch orders, and ``n_iter_no_change`` exceeds
-    ``last_epoch``, so training is never cut short by the tolerance check.
-    """
-    return MLPRegressor(
-        hidden_layer_sizes=(HIDDEN_UNITS,),
-        activation="relu",
-        solver="adam",
-        learning_rate_init=LEARNING_RATE,
-        batch_size=BATCH_SIZE,
-        alpha=ALPHA,
-        shuffle=True,
-        random_state=np.random.RandomState(seed),
-        n_iter_no_change=last_epoch + 1,
+    return membership_data(
+        load_concrete(),
+        CONCRETE_INPUTS,
+        CONCRETE_TARGET,
+        seed=SPLIT_SEED,
+        members=MEMBER_COUNT,
+        nonmembers=NONMEMBER_COUNT,
     )
-
-
-def squared_losses(model: MLPRegressor, inputs: FloatArray, strengths: FloatArray) -> FloatArray:
-    """Per-sample squared losses ``(y − f(x))²`` in MPa²."""
-    return (strengths - model.predict(inputs)) ** 2
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """The model after some epochs, as the attack sees it: every sample's loss."""
-
-    epochs: int
-    """Epochs trained so far."""
-    member_losses: FloatArray
-    """Squared losses of the members, MPa²."""
-    nonmember_losses: FloatArray
-    """Squared losses of the non-members, MPa²."""
-
-
-def train_with_snapshots(
-    data: MembershipData, seed: int, epochs: Sequence[int]
-) -> tuple[Snapshot, ...]:
-    """Train one model for ``max(epochs)`` epochs, one ``partial_fit`` call per epoch.
-
-    Returns the members' and non-members' losses after each of ``epochs``, in order.
-    """
-    wanted = sorted(set(epochs))
-    if not wanted or wanted[0] < 1:
-        raise ValueError(f"epochs must be whole numbers >= 1, got {list(epochs)!r}")
-    model = new_model(seed, wanted[-1])
-    snapshots = []
-    for epoch in range(1, wanted[-1] + 1):
-        # The inputs were checked once already; skipping sklearn's per-call checks saves ~10 %.
-        with sklearn.config_context(assume_finite=True, skip_parameter_validation=True):
-            model.partial_fit(data.member_inputs, data.member_strengths)
-        if epoch in wanted:
-            snapshots.append(
-                Snapshot(
-                    epochs=epoch,
-                    member_losses=squared_losses(model, data.member_inputs, data.member_strengths),
-                    nonmember_losses=squared_losses(
-                        model, data.nonmember_inputs, data.nonmember_strengths
-                    ),
-                )
-            )
-    return tuple(snapshots)
 
 
 @functools.lru_cache(maxsize=len(SEEDS))
 def training_trajectory(seed: int) -> tuple[Snapshot, ...]:
     """The lesson model for ``seed`` at every grid epoch (trained once per process and seed)."""
-    return train_with_snapshots(lesson_data(), seed, EPOCHS)
-
-
-# --- The attack -----------------------------------------------------------------
-
-
-def _as_losses(values: npt.ArrayLike, what: str) -> FloatArray:
-    array = np.asarray(values, dtype=float).ravel()
-    if array.size == 0:
-        raise ValueError(f"{what} must not be empty")
-    if not np.isfinite(array).all():
-        raise ValueError(f"{what} must be finite numbers")
-    return array
-
-
-def average_ranks(values: npt.ArrayLike) -> FloatArray:
-    """Ranks from 1 (smallest) upward, tied values sharing the mean of their ranks."""
-    array = np.asarray(values, dtype=float).ravel()
-    order = np.argsort(array, kind="stable")
-    sorted_values = array[order]
-    # Start of each run of equal values, and the run each sorted position belongs to.
-    starts = np.flatnonzero(np.r_[True, sorted_values[1:] != sorted_values[:-1]])
-    ends = np.r_[starts[1:], array.size]
-    run_rank = (starts + 1 + ends) / 2.0  # mean of the ranks start+1 ... end
-    ranks = np.empty(array.size)
-    ranks[order] = np.repeat(run_rank, ends - starts)
-    return ranks
-
-
-def loss_attack_auc(member_losses: npt.ArrayLike, nonmember_losses: npt.ArrayLike) -> float:
-    """AUC of the loss attack: how often a member's loss is below a non-member's.
-
-    The attack score is ``s = −ℓ``, so a lower loss counts as more likely a
-    member. The AUC is the probability that a random member scores higher than
-    a random non-member, ties counted as one half::
-
-        AUC = P(ℓ_member < ℓ_non) + ½ · P(ℓ_member = ℓ_non)
-
-    It is computed from ranks (the Mann–Whitney U statistic divided by the
-    number of pairs) and equals ``sklearn.metrics.roc_auc_score`` with members
-    labelled 1 and scores ``−ℓ``.
-
-    Parameters
-    ----------
-    member_losses, nonmember_losses
-        Per-sample losses of each group (any finite numbers, at least one each).
-
-    Returns
-    -------
-    float
-        Between 0 and 1: 1 when every member's loss is below every
-        non-member's, 0 in the reverse case, 0.5 when all losses are equal.
-    """
-    members = _as_losses(member_losses, "member_losses")
-    nonmembers = _as_losses(nonmember_losses, "nonmember_losses")
-    scores = -np.concatenate([members, nonmembers])
-    member_rank_sum = float(average_ranks(scores)[: members.size].sum())
-    u = member_rank_sum - members.size * (members.size + 1) / 2.0
-    return u / (members.size * nonmembers.size)
-
-
-def roc_curve(
-    member_losses: npt.ArrayLike, nonmember_losses: npt.ArrayLike
-) -> tuple[FloatArray, FloatArray]:
-    """False- and true-positive rates of the rule "member if ``s = −ℓ ≥ t``" for every ``t``.
-
-    Returns one point per distinct score (from the strictest threshold to the
-    most lenient) after the point (0, 0); tied scores move both rates at once.
-    """
-    members = _as_losses(member_losses, "member_losses")
-    nonmembers = _as_losses(nonmember_losses, "nonmember_losses")
-    scores = -np.concatenate([members, nonmembers])
-    is_member = np.r_[np.ones(members.size), np.zeros(nonmembers.size)]
-    order = np.argsort(-scores, kind="stable")
-    scores, is_member = scores[order], is_member[order]
-    last_of_run = np.r_[scores[1:] != scores[:-1], True]
-    true_positives = np.cumsum(is_member)[last_of_run]
-    false_positives = np.cumsum(1.0 - is_member)[last_of_run]
-    fpr = np.r_[0.0, false_positives / nonmembers.size]
-    tpr = np.r_[0.0, true_positives / members.size]
-    return fpr, tpr
-
-
-def tpr_at_fpr(member_losses: npt.ArrayLike, nonmember_losses: npt.ArrayLike, fpr: float) -> float:
-    """The highest TPR of any threshold whose false-positive rate is at most ``fpr``."""
-    rates, tprs = roc_curve(member_losses, nonmember_losses)
-    return float(tprs[rates <= fpr + 1e-12].max())
-
-
-def best_threshold_accuracy(member_losses: npt.ArrayLike, nonmember_losses: npt.ArrayLike) -> float:
-    """The best balanced accuracy ``(TPR + 1 − FPR) / 2`` over all thresholds.
-
-    The threshold is picked knowing who is a member, so this is an optimistic
-    figure; with groups of equal size it is the plain accuracy.
-    """
-    fpr, tpr = roc_curve(member_losses, nonmember_losses)
-    return float(np.max((tpr + 1.0 - fpr) / 2.0))
+    return train_with_snapshots(lesson_data(), seed, EPOCHS, SETTINGS)
 
 
 def thin_curve(fpr: FloatArray, tpr: FloatArray, max_points: int = ROC_POINTS) -> list[int]:
@@ -452,116 +191,7 @@ def thin_curve(fpr: FloatArray, tpr: FloatArray, max_points: int = ROC_POINTS) -
     return sorted({round(i) for i in np.linspace(0, fpr.size - 1, max_points)})
 
 
-def chance_auc_spread(members: int, nonmembers: int) -> float:
-    """Standard deviation of the AUC when scores carry no information (no ties).
-
-    ``sqrt((m + n + 1) / (12 m n))``, from the null distribution of Mann–Whitney U.
-    """
-    return math.sqrt((members + nonmembers + 1) / (12.0 * members * nonmembers))
-
-
-def zero_fpr_upper_bound(nonmembers: int, confidence: float = 0.95) -> float:
-    """The largest true FPR still consistent with 0 false positives in ``nonmembers`` tries.
-
-    ``1 − (1 − confidence)^(1/n)``, the exact one-sided binomial bound (≈ 3/n at 95 %).
-    """
-    return 1.0 - (1.0 - confidence) ** (1.0 / nonmembers)
-
-
-# --- Histograms -------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Histogram:
-    """Counts of two samples on shared bins; the last bin is open to the right."""
-
-    edges: FloatArray
-    """Lower edges of the bins: bin ``i`` is ``[edges[i], edges[i+1])``; the last is
-    ``[edges[-1], ∞)``."""
-    counts_a: npt.NDArray[np.int64]
-    """How many values of the first sample fall in each bin."""
-    counts_b: npt.NDArray[np.int64]
-    """How many values of the second sample fall in each bin."""
-
-    @property
-    def upper(self) -> float:
-        """Where the overflow bin starts: it holds every value ``≥ upper``."""
-        return float(self.edges[-1])
-
-
-def common_histogram(
-    a: npt.ArrayLike, b: npt.ArrayLike, bins: int, upper: float, lower: float = 0.0
-) -> Histogram:
-    """Histogram two samples on the same bins, every value ≥ ``upper`` in the last one.
-
-    Parameters
-    ----------
-    a, b
-        The two samples (e.g. member and non-member losses); values below
-        ``lower`` are refused.
-    bins
-        Number of bins, at least 2: ``bins − 1`` of equal width covering
-        ``[lower, upper)`` and one more for ``[upper, ∞)``.
-    upper
-        Where the overflow bin starts, greater than ``lower``.
-    lower
-        Lower edge of the first bin.
-
-    Returns
-    -------
-    Histogram
-        Shared lower edges and one count per bin for each sample; the counts of
-        each sample add up to its size.
-    """
-    if bins < 2:
-        raise ValueError(f"bins must be at least 2 (equal bins and the overflow bin), got {bins}")
-    if not (math.isfinite(upper) and math.isfinite(lower) and upper > lower):
-        raise ValueError(f"upper must be a finite number above lower={lower}, got {upper!r}")
-    edges = np.linspace(lower, upper, bins)
-    counts = []
-    for name, sample in (("a", a), ("b", b)):
-        values = np.asarray(sample, dtype=float).ravel()
-        if np.isnan(values).any() or (values < lower).any():
-            raise ValueError(f"sample {name} has values below {lower} or NaN")
-        # searchsorted(side="right") - 1 puts v in the bin whose lower edge is the last one <= v.
-        index = np.minimum(np.searchsorted(edges, values, side="right") - 1, bins - 1)
-        counts.append(np.bincount(index, minlength=bins).astype(np.int64))
-    return Histogram(edges=edges, counts_a=counts[0], counts_b=counts[1])
-
-
-def nice_ceiling(value: float, steps: Sequence[float] = NICE_STEPS) -> float:
-    """The smallest number ``step · 10^k`` (step from ``steps``) that is ≥ ``value`` > 0."""
-    if not (math.isfinite(value) and value > 0):
-        raise ValueError(f"value must be a finite number > 0, got {value!r}")
-    exponent = math.floor(math.log10(value))
-    for power in (exponent, exponent + 1):
-        for step in steps:
-            candidate = float(step * 10.0**power)
-            if candidate >= value * (1 - 1e-12):
-                return float(f"{candidate:.12g}")
-    raise AssertionError("unreachable: 10^(k+1) >= value")
-
-
-def histogram_upper(
-    losses: npt.ArrayLike, bins: int = HISTOGRAM_BINS, quantile: float = HISTOGRAM_QUANTILE
-) -> float:
-    """Start of the overflow bin: ``bins − 1`` nice-width bins reaching the ``quantile``."""
-    reach = float(np.quantile(np.asarray(losses, dtype=float), quantile))
-    width = nice_ceiling(max(reach, 1e-9) / (bins - 1))
-    return float(f"{width * (bins - 1):.12g}")
-
-
-def parameter_count(inputs: int, hidden_units: int) -> int:
-    """Weights and biases of an MLP with one hidden layer and one output."""
-    return inputs * hidden_units + hidden_units + hidden_units + 1
-
-
 # --- One grid point ---------------------------------------------------------------
-
-
-def rmse(losses: npt.ArrayLike) -> float:
-    """Root mean squared error in MPa from squared losses in MPa²."""
-    return float(np.sqrt(np.mean(np.asarray(losses, dtype=float))))
 
 
 def _edge_text(value: float) -> str:
@@ -606,17 +236,19 @@ def compute(*, epochs: int, seed: int) -> dict[str, dict[str, Any]]:
     snapshot = _snapshot(seed, epochs)
     data = lesson_data()
     members, nonmembers = snapshot.member_losses, snapshot.nonmember_losses
+    member_scores, nonmember_scores = loss_scores(members), loss_scores(nonmembers)
     member_count, nonmember_count = members.size, nonmembers.size
     smallest_fpr = 1.0 / nonmember_count
-    auc = loss_attack_auc(members, nonmembers)
-    tpr = tpr_at_fpr(members, nonmembers, smallest_fpr)
-    upper = histogram_upper(np.concatenate([members, nonmembers]))
+    attack_auc = auc(member_scores, nonmember_scores)
+    tpr = max_tpr_at_fpr(member_scores, nonmember_scores, smallest_fpr)
+    losses = np.concatenate([members, nonmembers])
+    upper = histogram_upper(losses, HISTOGRAM_BINS, HISTOGRAM_QUANTILE)
     histogram = common_histogram(members, nonmembers, HISTOGRAM_BINS, upper)
-    fpr_points, tpr_points = roc_curve(members, nonmembers)
+    fpr_points, tpr_points = roc_curve(member_scores, nonmember_scores)
     kept = thin_curve(fpr_points, tpr_points)
 
     trajectory = training_trajectory(seed)
-    aucs = [loss_attack_auc(s.member_losses, s.nonmember_losses) for s in trajectory]
+    aucs = [auc(loss_scores(s.member_losses), loss_scores(s.nonmember_losses)) for s in trajectory]
     spread = chance_auc_spread(member_count, nonmember_count)
     best = int(np.argmax(aucs))
     report = data.deduplication
@@ -631,9 +263,9 @@ def compute(*, epochs: int, seed: int) -> dict[str, dict[str, Any]]:
         "evaluation_pool": data.evaluation_pool,
         "member_count": member_count,
         "nonmember_count": nonmember_count,
-        "input_count": len(INPUT_COLUMNS),
+        "input_count": len(CONCRETE_INPUTS),
         "hidden_units": HIDDEN_UNITS,
-        "parameter_count": parameter_count(len(INPUT_COLUMNS), HIDDEN_UNITS),
+        "parameter_count": parameter_count(len(CONCRETE_INPUTS), HIDDEN_UNITS),
         "max_epochs": max(EPOCHS),
         "epochs": epochs,
         "member_rmse": rmse(members),
@@ -641,11 +273,11 @@ def compute(*, epochs: int, seed: int) -> dict[str, dict[str, Any]]:
         "rmse_gap": rmse(nonmembers) - rmse(members),
         "member_median_loss": float(np.median(members)),
         "nonmember_median_loss": float(np.median(nonmembers)),
-        "auc": auc,
+        "auc": attack_auc,
         "chance_spread": spread,
         "chance_low": 0.5 - 2 * spread,
         "chance_high": 0.5 + 2 * spread,
-        "best_accuracy": best_threshold_accuracy(members, nonmembers),
+        "best_accuracy": best_threshold_accuracy(member_scores, nonmember_scores),
         "smallest_fpr": smallest_fpr,
         "tpr_at_smallest_fpr": tpr,
         "members_caught": round(tpr * member_count),
@@ -842,17 +474,13 @@ READOUTS: tuple[Readout, ...] = (
 
 # --- Charts -------------------------------------------------------------------
 
-WIDTH = 560
-HEIGHT = 240
 ROC_SIZE = 320
+"""The ROC chart is square: equal rates take equal lengths on both axes."""
 AUC_AXIS_LOWER = 0.4
-# Okabe–Ito colours, distinguishable with the common colour-vision deficiencies.
-BLUE = "#0072B2"
-VERMILLION = "#D55E00"
-GREY = "#999999"
-INK = "#222222"
-SOLID = [1, 0]
-DASHED = [6, 4]
+X_EXTENT = 64
+"""Pixels below the histogram for its tilted bin labels, whatever their length."""
+Y_EXTENT = 34
+"""Pixels left of the plot for the y labels, so the plots line up when values change."""
 
 GROUP_LABELS: dict[str, tuple[str, str]] = {
     "ko": ("포함 (학습에 씀)", "미포함 (학습에 안 씀)"),
@@ -901,49 +529,36 @@ def _group_encoding(lang: str) -> tuple[alt.Scale, alt.Scale, str]:
     """Colour and dash scales for the translated group names, and the expression naming them."""
     member, nonmember = GROUP_LABELS[lang]
     expression = f"datum.group === '{GROUPS[0]}' ? '{member}' : '{nonmember}'"
-    return (
-        alt.Scale(domain=[member, nonmember], range=[BLUE, VERMILLION]),
-        alt.Scale(domain=[member, nonmember], range=[SOLID, DASHED]),
-        expression,
-    )
-
-
-def _legend(title: str) -> alt.Legend:
-    """A legend above the plot, where it never covers data."""
-    return alt.Legend(title=title, orient="top", direction="horizontal")
-
-
-# Fixed axis extents keep the plot from shifting when tick labels change length.
-_X_EXTENT = {"minExtent": 64, "maxExtent": 64}
-_Y_EXTENT = {"minExtent": 34, "maxExtent": 34}
+    colour, dash = pair_scales((member, nonmember))
+    return colour, dash, expression
 
 
 def histogram_chart(lang: str) -> alt.Chart:
     """Grouped bars: members and non-members per common loss bin, the last bin open-ended."""
-    text = _TEXT["histogram"]
+    text = in_language(_TEXT["histogram"], lang)
     colour, _, expression = _group_encoding(lang)
-    return (
-        alt.Chart(alt.Data(name="histogram"), width=WIDTH, height=HEIGHT)
+    bars: alt.Chart = (
+        alt.Chart(alt.Data(name="histogram"))
         .transform_calculate(group_label=expression)
         .mark_bar()
         .encode(
             x=alt.X(
                 "label:N",
-                title=text["x"][lang],
+                title=text["x"],
                 sort=alt.EncodingSortField(field="bin", op="min"),
-                axis=alt.Axis(labelAngle=-40, **_X_EXTENT),
+                axis=fixed_axis(X_EXTENT, label_angle=-40),
             ),
             xOffset=alt.XOffset("group_label:N", sort=list(GROUP_LABELS[lang])),
-            y=alt.Y("count:Q", title=text["y"][lang], axis=alt.Axis(**_Y_EXTENT)),
-            color=alt.Color("group_label:N", scale=colour, legend=_legend(text["legend"][lang])),
+            y=alt.Y("count:Q", title=text["y"], axis=fixed_axis(Y_EXTENT)),
+            color=alt.Color("group_label:N", scale=colour, legend=legend_above(text["legend"])),
             tooltip=[
-                alt.Tooltip("group_label:N", title=text["legend"][lang]),
-                alt.Tooltip("label:N", title=text["x"][lang]),
-                alt.Tooltip("count:Q", title=text["y"][lang]),
+                alt.Tooltip("group_label:N", title=text["legend"]),
+                alt.Tooltip("label:N", title=text["x"]),
+                alt.Tooltip("count:Q", title=text["y"]),
             ],
         )
-        .properties(title=text["title"][lang])
     )
+    return titled(bars, text["title"])
 
 
 def _epochs_axis(title: str, field: str = "epochs") -> alt.X:
@@ -968,16 +583,17 @@ def _current_labels(
     shifted = (
         f"datum.epochs >= {turn} ? datum.epochs / {LABEL_SHIFT} : datum.epochs * {LABEL_SHIFT}"
     )
-    return (
+    labels: alt.Chart = (
         base.transform_filter(alt.datum.epochs == current)
         .transform_calculate(label_at=shifted)
-        .mark_text(align="center", dy=dy, fontSize=12, fontWeight="bold", color=INK)
+        .mark_text(align="center", dy=dy, fontSize=VALUE_SIZE, fontWeight="bold", color=INK)
         .encode(
             x=_epochs_axis(x_title, "label_at"),
             y=y,
             text=alt.Text(f"{field}:Q", format=FORMATS[field]),
         )
     )
+    return labels
 
 
 LABEL_SHIFT = 1.7
@@ -992,12 +608,12 @@ def rmse_chart(lang: str) -> alt.LayerChart:
     Declares the Vega-Lite parameter ``epochs``, kept equal to the current value.
     Members' values are labelled below their point, non-members' above.
     """
-    text = _TEXT["rmse"]
+    text = in_language(_TEXT["rmse"], lang)
     current = alt.param(name="epochs", value=DEFAULT_EPOCHS)
     colour, dash, expression = _group_encoding(lang)
-    legend = _legend(text["legend"][lang])
-    x = _epochs_axis(text["x"][lang])
-    y = alt.Y("rmse:Q", title=text["y"][lang], axis=alt.Axis(**_Y_EXTENT))
+    legend = legend_above(text["legend"])
+    x = _epochs_axis(text["x"])
+    y = alt.Y("rmse:Q", title=text["y"], axis=fixed_axis(Y_EXTENT))
     base = alt.Chart(alt.Data(name="curves")).transform_calculate(group_label=expression)
     lines = base.mark_line(strokeWidth=2, point=True).encode(
         x=x,
@@ -1005,36 +621,33 @@ def rmse_chart(lang: str) -> alt.LayerChart:
         color=alt.Color("group_label:N", scale=colour, legend=legend),
         strokeDash=alt.StrokeDash("group_label:N", scale=dash, legend=legend),
         tooltip=[
-            alt.Tooltip("group_label:N", title=text["legend"][lang]),
-            alt.Tooltip("epochs:Q", title=text["x"][lang]),
-            alt.Tooltip("rmse:Q", title=text["y"][lang], format=".2f"),
+            alt.Tooltip("group_label:N", title=text["legend"]),
+            alt.Tooltip("epochs:Q", title=text["x"]),
+            alt.Tooltip("rmse:Q", title=text["y"], format=".2f"),
         ],
     )
     now = base.transform_filter(alt.datum.epochs == current)
     rule = (
         now.transform_filter(alt.datum.group == GROUPS[0])
-        .mark_rule(color=GREY, strokeDash=[3, 3])
+        .mark_rule(color=GREY, strokeDash=GUIDE_DASH)
         .encode(x=x)
     )
     marks = now.mark_point(filled=True, size=110, opacity=1, stroke=INK, strokeWidth=1).encode(
         x=x, y=y, color=alt.Color("group_label:N", scale=colour, legend=legend)
     )
     member_label = _current_labels(
-        base.transform_filter(alt.datum.group == GROUPS[0]), current, text["x"][lang], y, "rmse", 10
+        base.transform_filter(alt.datum.group == GROUPS[0]), current, text["x"], y, "rmse", 10
     )
     nonmember_label = _current_labels(
         base.transform_filter(alt.datum.group == GROUPS[1]),
         current,
-        text["x"][lang],
+        text["x"],
         y,
         "rmse",
         -10,
     )
-    return (
-        alt.layer(rule, lines, marks, member_label, nonmember_label)
-        .add_params(current)
-        .properties(width=WIDTH, height=HEIGHT, title=text["title"][lang])
-    )
+    layers = layered(rule, lines, marks, member_label, nonmember_label)
+    return titled(layers.add_params(current), text["title"])
 
 
 def auc_chart(lang: str) -> alt.LayerChart:
@@ -1042,33 +655,33 @@ def auc_chart(lang: str) -> alt.LayerChart:
 
     Declares the Vega-Lite parameter ``epochs``, kept equal to the current value.
     """
-    text = _TEXT["auc"]
+    text = in_language(_TEXT["auc"], lang)
     current = alt.param(name="epochs", value=DEFAULT_EPOCHS)
-    x = _epochs_axis(text["x"][lang])
+    x = _epochs_axis(text["x"])
     scale = alt.Scale(domain=[AUC_AXIS_LOWER, 1.0], zero=False, nice=False)
-    axis = alt.Axis(**_Y_EXTENT)
-    y = alt.Y("auc:Q", title=text["y"][lang], scale=scale, axis=axis)
+    axis = fixed_axis(Y_EXTENT)
+    y = alt.Y("auc:Q", title=text["y"], scale=scale, axis=axis)
     base = alt.Chart(alt.Data(name="auc_curve"))
     band = base.mark_area(color=GREY, opacity=0.25).encode(
         x=x,
-        y=alt.Y("chance_low:Q", title=text["y"][lang], scale=scale, axis=axis),
+        y=alt.Y("chance_low:Q", title=text["y"], scale=scale, axis=axis),
         y2="chance_high:Q",
     )
     band_label = (
         base.transform_filter(alt.datum.epochs == max(EPOCHS))
-        .mark_text(align="right", baseline="bottom", dy=-3, fontSize=11, color=INK)
+        .mark_text(align="right", baseline="bottom", dy=-3, fontSize=ANNOTATION_SIZE, color=INK)
         .encode(
             x=x,
             y=alt.Y("chance_high:Q", scale=scale, axis=axis),
-            text=alt.value(text["band"][lang]),
+            text=alt.value(text["band"]),
         )
     )
     line = base.mark_line(color=BLUE, strokeWidth=2, point=alt.OverlayMarkDef(color=BLUE)).encode(
         x=x,
         y=y,
         tooltip=[
-            alt.Tooltip("epochs:Q", title=text["x"][lang]),
-            alt.Tooltip("auc:Q", title=text["y"][lang], format=".3f"),
+            alt.Tooltip("epochs:Q", title=text["x"]),
+            alt.Tooltip("auc:Q", title=text["y"], format=".3f"),
         ],
     )
     mark = (
@@ -1076,19 +689,16 @@ def auc_chart(lang: str) -> alt.LayerChart:
         .mark_point(filled=True, size=140, color=VERMILLION, opacity=1, stroke=INK)
         .encode(x=x, y=y)
     )
-    label = _current_labels(base, current, text["x"][lang], y, "auc", -10)
-    return (
-        alt.layer(band, band_label, line, mark, label)
-        .add_params(current)
-        .properties(width=WIDTH, height=HEIGHT, title=text["title"][lang])
-    )
+    label = _current_labels(base, current, text["x"], y, "auc", -10)
+    layers = layered(band, band_label, line, mark, label)
+    return titled(layers.add_params(current), text["title"])
 
 
 def roc_chart(lang: str) -> alt.LayerChart:
     """The ROC curve of the current point, the chance diagonal and the point at FPR = 1/n."""
-    text = _TEXT["roc"]
-    x = alt.X("fpr:Q", title=text["x"][lang], scale=alt.Scale(domain=[0, 1]))
-    y = alt.Y("tpr:Q", title=text["y"][lang], scale=alt.Scale(domain=[0, 1]))
+    text = in_language(_TEXT["roc"], lang)
+    x = alt.X("fpr:Q", title=text["x"], scale=alt.Scale(domain=[0, 1]))
+    y = alt.Y("tpr:Q", title=text["y"], scale=alt.Scale(domain=[0, 1]))
     diagonal = (
         alt.Chart(alt.Data(name="diagonal"))
         .mark_line(color=GREY, strokeDash=DASHED)
@@ -1099,8 +709,8 @@ def roc_chart(lang: str) -> alt.LayerChart:
         alt.Chart(alt.Data(name="diagonal"))
         .transform_filter(alt.datum.fpr == 1)
         .transform_calculate(fpr="0.75", tpr="0.75")
-        .mark_text(angle=315, baseline="top", dy=6, fontSize=11, color=INK)
-        .encode(x=x, y=y, text=alt.value(text["chance"][lang]))
+        .mark_text(angle=315, baseline="top", dy=6, fontSize=ANNOTATION_SIZE, color=INK)
+        .encode(x=x, y=y, text=alt.value(text["chance"]))
     )
     curve = (
         alt.Chart(alt.Data(name="roc"))
@@ -1110,8 +720,8 @@ def roc_chart(lang: str) -> alt.LayerChart:
             y=y,
             order=alt.Order("fpr:Q"),
             tooltip=[
-                alt.Tooltip("fpr:Q", title=text["x"][lang], format=".3f"),
-                alt.Tooltip("tpr:Q", title=text["y"][lang], format=".3f"),
+                alt.Tooltip("fpr:Q", title=text["x"], format=".3f"),
+                alt.Tooltip("tpr:Q", title=text["y"], format=".3f"),
             ],
         )
     )
@@ -1120,16 +730,15 @@ def roc_chart(lang: str) -> alt.LayerChart:
         x=x,
         y=y,
         tooltip=[
-            alt.Tooltip("fpr:Q", title=text["x"][lang], format=".4f"),
-            alt.Tooltip("tpr:Q", title=text["y"][lang], format=".3f"),
+            alt.Tooltip("fpr:Q", title=text["x"], format=".4f"),
+            alt.Tooltip("tpr:Q", title=text["y"], format=".3f"),
         ],
     )
-    point_label = point_base.mark_text(align="left", dx=9, dy=-9, fontSize=11, color=INK).encode(
-        x=x, y=y, text=alt.value(text["point"][lang])
-    )
-    return alt.layer(diagonal, diagonal_label, curve, point, point_label).properties(
-        width=ROC_SIZE, height=ROC_SIZE, title=text["title"][lang]
-    )
+    point_label = point_base.mark_text(
+        align="left", dx=9, dy=-9, fontSize=ANNOTATION_SIZE, color=INK
+    ).encode(x=x, y=y, text=alt.value(text["point"]))
+    layers = layered(diagonal, diagonal_label, curve, point, point_label)
+    return titled(layers, text["title"], width=ROC_SIZE, height=ROC_SIZE)
 
 
 CHARTS: tuple[Chart, ...] = (
@@ -1181,12 +790,12 @@ def _time_training() -> None:
     data = lesson_data()
     started = time.perf_counter()
     for seed in SEEDS:
-        train_with_snapshots(data, seed, EPOCHS)
+        train_with_snapshots(data, seed, EPOCHS, SETTINGS)
     snapshots = time.perf_counter() - started
     started = time.perf_counter()
     for seed in SEEDS:
         for epochs in EPOCHS:
-            train_with_snapshots(data, seed, (epochs,))
+            train_with_snapshots(data, seed, (epochs,), SETTINGS)
     retrain = time.perf_counter() - started
     print(f"{len(SEEDS)} seeds, epochs {EPOCHS}")
     print(f"snapshots: {snapshots:.1f} s ({max(EPOCHS)} epochs per seed)")

@@ -18,7 +18,8 @@ Two queries can be asked of ``D``:
     denominator is public and fixed, so adding or removing one record moves
     the answer by at most ``CLIP_UPPER / SLOTS`` = 1 MPa.
 
-The mechanism releases ``q(D) + Z`` with ``Z ~ Lap(0, b)`` and ``b = Δ / ε``.
+The mechanism (the library's :mod:`compute.laplace`) releases ``q(D) + Z``
+with ``Z ~ Lap(0, b)`` and ``b = Δ / ε``.
 For every answer ``x`` the log ratio of the densities on ``D`` and ``D′`` is
 ``(|x − q(D′)| − |x − q(D)|) / b``, which never exceeds ``ε`` in absolute value;
 for the count query it reaches ``ε`` exactly, for the mean it stays below,
@@ -51,14 +52,15 @@ Constants
 ``DENSITY_POINTS``, ``TAIL_SCALES``
     The density charts use about 300 evenly spaced answers reaching 6 Laplace
     scales beyond both true answers (the density there is e⁻⁶ ≈ 0.25 % of
-    its peak); see :func:`answer_grid`.
+    its peak); see :func:`compute.laplace.answer_grid`.
 Chart rows
     carry numbers rounded by :func:`privacy_explorer.lesson.chart_number` (6
     significant digits), which keeps the page data small and stable; readouts
     keep full precision and are rounded for display by their format.
-``WIDTH``, ``HEIGHT`` and the colours
-    Every chart is 560 × 240 pixels; ``D`` is drawn solid in Okabe–Ito blue
-    and ``D′`` dashed in vermillion, so they differ without colour too.
+Charts
+    take their size and colours from :mod:`compute.lessons.style`: ``D`` is
+    drawn solid in blue and ``D′`` dashed in vermillion, so they differ
+    without colour too.
 
 Readouts measured in the answer's unit (``true_answer``, ``neighbour_answer``,
 ``answer_change``, ``sensitivity``, ``scale``, ``mae_theory``,
@@ -82,7 +84,37 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from compute.datasets import DATA_DIR, load_concrete
+from compute.datasets import CONCRETE_TARGET, DATA_DIR, load_concrete
+from compute.laplace import (
+    COUNT_SENSITIVITY,
+    answer_grid,
+    bounded_mean_query,
+    bounded_mean_sensitivity,
+    count_query,
+    laplace_density,
+    laplace_noise,
+    log_density_ratio,
+    mean_absolute_error,
+    seeded_uniforms,
+    strongest_record,
+    without_record,
+)
+from compute.lessons.style import (
+    BLUE,
+    GREY,
+    GUIDE_DASH,
+    INK,
+    LIGHT_GREY,
+    VALUE_SIZE,
+    WIDTH,
+    Baseline,
+    in_language,
+    integer_axis,
+    layered,
+    legend_inside,
+    pair_scales,
+    titled,
+)
 from privacy_explorer.lesson import Chart, Grid, Param, Readout, chart_number
 
 DATA_FILES: tuple[str, ...] = ("concrete.csv",)
@@ -101,7 +133,6 @@ DEFAULT_RELEASES = 5
 DENSITY_POINTS = 300
 TAIL_SCALES = 6.0
 
-STRENGTH_COLUMN = "compressive_strength"
 DATASET_LABELS: tuple[str, str] = ("D", "D\u2032")
 """How the two datasets are named in chart rows: ``D`` and ``D′`` (U+2032 prime)."""
 
@@ -112,185 +143,6 @@ ANSWER_UNITS: dict[str, dict[str, str]] = {
 """The unit of the answers, which depends on the query (readout ``answer_unit``)."""
 
 FloatArray = npt.NDArray[np.float64]
-
-
-# --- The Laplace distribution -------------------------------------------------
-
-
-def _check_scale(scale: float) -> None:
-    if not (math.isfinite(scale) and scale > 0):
-        raise ValueError(f"the Laplace scale must be a finite number > 0, got {scale!r}")
-
-
-def laplace_density(x: npt.ArrayLike, loc: float, scale: float) -> FloatArray | float:
-    """Probability density of ``Lap(loc, scale)`` at ``x``.
-
-    Parameters
-    ----------
-    x
-        One answer or an array of answers.
-    loc
-        Centre of the distribution (the true answer).
-    scale
-        Scale ``b > 0``; the density at ``loc`` is ``1 / (2b)``.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        ``exp(-|x - loc| / b) / (2b)``, shaped like ``x``.
-    """
-    _check_scale(scale)
-    distance = np.abs(np.asarray(x, dtype=float) - loc)
-    return np.exp(-distance / scale) / (2.0 * scale)
-
-
-def laplace_cdf(x: npt.ArrayLike, loc: float, scale: float) -> FloatArray | float:
-    """Cumulative distribution function of ``Lap(loc, scale)`` at ``x``.
-
-    Parameters
-    ----------
-    x
-        One answer or an array of answers.
-    loc
-        Centre of the distribution.
-    scale
-        Scale ``b > 0``.
-
-    Returns
-    -------
-    float or numpy.ndarray
-        ``exp((x - loc) / b) / 2`` below ``loc`` and ``1 - exp(-(x - loc) / b) / 2``
-        from ``loc`` on, shaped like ``x``.
-    """
-    _check_scale(scale)
-    z = (np.asarray(x, dtype=float) - loc) / scale
-    half_tail = 0.5 * np.exp(-np.abs(z))
-    return np.where(z < 0, half_tail, 1.0 - half_tail)
-
-
-def laplace_noise(uniforms: npt.ArrayLike, scale: float) -> FloatArray:
-    """Turn uniforms in (0, 1) into ``Lap(0, scale)`` noise by the inverse CDF.
-
-    The inverse CDF is ``-b·sgn(u − ½)·ln(1 − 2|u − ½|)``. It is evaluated as
-    ``b·ln(2u)`` below ½ and ``−b·ln(2(1 − u))`` from ½ on, which is the same
-    function without the cancellation in ``1 − 2|u − ½|`` near 0 and 1.
-
-    Parameters
-    ----------
-    uniforms
-        Values strictly between 0 and 1; at 0 or 1 the noise would be infinite.
-    scale
-        Scale ``b > 0``.
-
-    Returns
-    -------
-    numpy.ndarray
-        One noise value per uniform, in the same shape. The same uniforms with
-        another scale give the same noise multiplied by the ratio of the scales.
-
-    Raises
-    ------
-    ValueError
-        If a uniform is not strictly between 0 and 1 (the message names the
-        first such value and its position), or the scale is not a number > 0.
-    """
-    _check_scale(scale)
-    u = np.asarray(uniforms, dtype=float)
-    outside = ~((u > 0.0) & (u < 1.0))  # also catches NaN
-    if outside.any():
-        position = int(np.flatnonzero(outside)[0])
-        raise ValueError(
-            f"uniforms must lie strictly between 0 and 1, got {float(u.flat[position])!r} "
-            f"at position {position}"
-        )
-    lower = u < 0.5
-    tail = np.where(lower, 2.0 * u, 2.0 * (1.0 - u))  # in (0, 1]
-    return scale * np.where(lower, np.log(tail), -np.log(tail))
-
-
-def nonzero_uniforms(rng: np.random.Generator, size: int) -> FloatArray:
-    """The first ``size`` values of ``rng.random()`` that are not 0.
-
-    ``Generator.random`` draws from [0, 1), and 0 would make Laplace noise
-    infinite. A 0 is skipped and the next draw takes its place (rejection
-    sampling), which leaves the values exactly uniform on (0, 1). Because
-    skipped draws are only replaced from later in the stream, the result for
-    ``size`` is always a prefix of the result for a larger size.
-
-    Parameters
-    ----------
-    rng
-        The generator to draw from (anything with a ``random(n)`` method).
-    size
-        How many uniforms to return.
-
-    Returns
-    -------
-    numpy.ndarray
-        ``size`` floats in (0, 1).
-    """
-    kept = np.empty(0, dtype=float)
-    while kept.size < size:
-        drawn = np.asarray(rng.random(size - kept.size), dtype=float)
-        kept = np.concatenate([kept, drawn[drawn > 0.0]])
-    return kept
-
-
-def seeded_uniforms(seed: int, size: int) -> FloatArray:
-    """``size`` uniforms in (0, 1) from ``numpy.random.default_rng(seed)``.
-
-    A drawn 0 is skipped, see :func:`nonzero_uniforms`.
-    """
-    return nonzero_uniforms(np.random.default_rng(seed), size)
-
-
-def log_density_ratio(
-    x: npt.ArrayLike, loc_d: float, loc_d_prime: float, scale: float
-) -> FloatArray | float:
-    """``ln(p_D(x) / p_D′(x))`` for ``Lap(loc_d, scale)`` against ``Lap(loc_d_prime, scale)``.
-
-    Computed in closed form, ``(|x − loc_d_prime| − |x − loc_d|) / scale``, so it
-    stays exact where both densities underflow to 0. The ratio is constant
-    outside the two centres, so ``x`` is first clipped to the interval between
-    them; far from the centres that avoids subtracting two large, nearly equal
-    distances. By the triangle inequality the absolute value never exceeds
-    ``|loc_d − loc_d_prime| / scale``.
-    """
-    _check_scale(scale)
-    nearest = np.clip(np.asarray(x, dtype=float), min(loc_d, loc_d_prime), max(loc_d, loc_d_prime))
-    return (np.abs(nearest - loc_d_prime) - np.abs(nearest - loc_d)) / scale
-
-
-def answer_grid(
-    loc_d: float,
-    loc_d_prime: float,
-    scale: float,
-    points: int = DENSITY_POINTS,
-    tail_scales: float = TAIL_SCALES,
-) -> FloatArray:
-    """Evenly spaced answers on which to draw both densities.
-
-    The grid reaches ``tail_scales`` scales beyond the smaller and the larger
-    true answer. Its step divides the gap between the two true answers, so
-    both peaks are grid points; that makes the spacing differ slightly from
-    the target and the number of points lie near ``points``.
-
-    Returns
-    -------
-    numpy.ndarray
-        Increasing answers; the smaller true answer is one of them.
-    """
-    _check_scale(scale)
-    low, high = min(loc_d, loc_d_prime), max(loc_d, loc_d_prime)
-    gap = high - low
-    margin = tail_scales * scale
-    step = (gap + 2.0 * margin) / (points - 1)
-    steps_between = round(gap / step) if gap > 0 else 0
-    if steps_between > 0:
-        step = gap / steps_between
-    steps_outside = math.ceil(margin / step)
-    offsets = np.arange(-steps_outside, steps_between + steps_outside + 1, dtype=float)
-    return low + step * offsets
 
 
 # --- The data and the queries -------------------------------------------------
@@ -317,9 +169,10 @@ def sample_strengths(
     numpy.ndarray
         The clipped strengths in MPa, in the order they were drawn.
     """
-    strengths = data[STRENGTH_COLUMN].to_numpy(dtype=float)
+    strengths = data[CONCRETE_TARGET].to_numpy(dtype=float)
     rows = np.random.default_rng(seed).choice(strengths.size, size=size, replace=False)
-    return np.clip(strengths[rows], CLIP_LOWER, upper)
+    clipped: FloatArray = np.clip(strengths[rows], CLIP_LOWER, upper)
+    return clipped
 
 
 @functools.cache
@@ -333,61 +186,24 @@ def dataset_d(data_dir: Path = DATA_DIR) -> FloatArray:
     return values
 
 
-def strongest_record(values: npt.ArrayLike) -> int:
-    """Position of the largest value (the first one if several tie): the record ``D′`` lacks."""
-    return int(np.argmax(np.asarray(values, dtype=float)))
-
-
-def without_record(values: npt.ArrayLike, position: int) -> FloatArray:
-    """The neighbour dataset: ``values`` with the record at ``position`` removed."""
-    return np.delete(np.asarray(values, dtype=float), position)
-
-
-def count_query(values: npt.ArrayLike, threshold: float = THRESHOLD) -> int:
-    """Number of records at or above ``threshold`` MPa."""
-    return int(np.count_nonzero(np.asarray(values, dtype=float) >= threshold))
-
-
-def bounded_mean_query(
-    values: npt.ArrayLike, slots: int = SLOTS, upper: float = CLIP_UPPER
-) -> float:
-    """Sum of the values clipped to [0, ``upper``], divided by the public number of ``slots``.
-
-    A slot without a record counts as 0, so a dataset with fewer records than
-    slots is still divided by ``slots``.
-
-    Raises
-    ------
-    ValueError
-        If there are more records than slots.
-    """
-    clipped = np.clip(np.asarray(values, dtype=float), CLIP_LOWER, upper)
-    if clipped.size > slots:
-        raise ValueError(f"{clipped.size} records do not fit in {slots} slots")
-    return float(clipped.sum() / slots)
-
-
 def _check_query(query: str) -> None:
     if query not in QUERIES:
         raise ValueError(f"query must be one of {', '.join(QUERIES)}, got {query!r}")
 
 
 def answer(query: str, values: npt.ArrayLike) -> float:
-    """The true answer of ``query`` (``"count"`` or ``"mean"``) on ``values``."""
+    """The true answer of ``query`` on ``values``: the count at or above :data:`THRESHOLD`,
+    or the mean bounded by :data:`CLIP_UPPER` over :data:`SLOTS` slots."""
     _check_query(query)
     if query == "count":
-        return float(count_query(values))
-    return bounded_mean_query(values)
+        return float(count_query(values, THRESHOLD))
+    return bounded_mean_query(values, SLOTS, CLIP_UPPER)
 
 
-def sensitivity(query: str, slots: int = SLOTS, upper: float = CLIP_UPPER) -> float:
-    """Global sensitivity of ``query`` under add/remove-one neighbours.
-
-    One record changes the count by at most 1, and the bounded mean by at
-    most ``upper / slots`` (a slot goes from 0 to a clipped value or back).
-    """
+def sensitivity(query: str) -> float:
+    """Global sensitivity of ``query`` under add/remove-one neighbours (1 for both queries)."""
     _check_query(query)
-    return 1.0 if query == "count" else upper / slots
+    return COUNT_SENSITIVITY if query == "count" else bounded_mean_sensitivity(SLOTS, CLIP_UPPER)
 
 
 def release_answers(
@@ -402,11 +218,6 @@ def release_answers(
         raise ValueError(f"releases must be between 1 and {MAX_RELEASES}, got {releases!r}")
     uniforms = seeded_uniforms(seed, MAX_RELEASES)[:releases]
     return true_answer + laplace_noise(uniforms, scale)
-
-
-def mean_absolute_error(noisy: npt.ArrayLike, true_answer: float) -> float:
-    """Mean of ``|noisy − true_answer|``; its expectation under Laplace noise is the scale."""
-    return float(np.mean(np.abs(np.asarray(noisy, dtype=float) - true_answer)))
 
 
 # --- One grid point -----------------------------------------------------------
@@ -444,7 +255,7 @@ def compute(*, query: str, epsilon: float, releases: int) -> dict[str, dict[str,
     scale = delta / epsilon
     noisy = release_answers(true_answer, scale, releases)
 
-    x = answer_grid(true_answer, neighbour_answer, scale)
+    x = answer_grid(true_answer, neighbour_answer, scale, DENSITY_POINTS, TAIL_SCALES)
     density_d = laplace_density(x, true_answer, scale)
     density_d_prime = laplace_density(x, neighbour_answer, scale)
     log_ratio = log_density_ratio(x, true_answer, neighbour_answer, scale)
@@ -467,7 +278,7 @@ def compute(*, query: str, epsilon: float, releases: int) -> dict[str, dict[str,
         "removed_record": float(d[removed]),
         "latest_release": float(noisy[-1]),
         "record_count": int(d.size),
-        "at_or_above_threshold": count_query(d),
+        "at_or_above_threshold": count_query(d, THRESHOLD),
         "threshold": THRESHOLD,
         "clip_upper": CLIP_UPPER,
     }
@@ -595,17 +406,6 @@ READOUTS: tuple[Readout, ...] = (
 
 # --- Charts -------------------------------------------------------------------
 
-WIDTH = 560
-HEIGHT = 240
-# Okabe–Ito colours, distinguishable with the common colour-vision deficiencies.
-BLUE = "#0072B2"
-VERMILLION = "#D55E00"
-GREY = "#999999"
-LIGHT_GREY = "#D9D9D9"
-INK = "#222222"
-SOLID = [1, 0]
-DASHED = [6, 4]
-
 _TEXT: dict[str, dict[str, dict[str, str]]] = {
     "densities": {
         "title": {
@@ -641,75 +441,73 @@ _TEXT: dict[str, dict[str, dict[str, str]]] = {
 }
 
 
-def _dataset_scales(labels: tuple[str, str]) -> tuple[alt.Scale, alt.Scale]:
-    """Colour and dash scales that draw the first label solid blue, the second dashed vermillion."""
-    return (
-        alt.Scale(domain=list(labels), range=[BLUE, VERMILLION]),
-        alt.Scale(domain=list(labels), range=[SOLID, DASHED]),
-    )
-
-
-def densities_chart(lang: str) -> alt.LayerChart | alt.Chart:
+def densities_chart(lang: str) -> alt.Chart:
     """The Laplace densities of the release on ``D`` and on ``D′``."""
-    text = _TEXT["densities"]
-    colour, dash = _dataset_scales(DATASET_LABELS)
-    legend = alt.Legend(title=text["legend"][lang], orient="top-right")
-    return (
-        alt.Chart(alt.Data(name="densities"), width=WIDTH, height=HEIGHT)
+    text = in_language(_TEXT["densities"], lang)
+    colour, dash = pair_scales(DATASET_LABELS)
+    legend = legend_inside(text["legend"])
+    lines: alt.Chart = (
+        alt.Chart(alt.Data(name="densities"))
         .mark_line(strokeWidth=2)
         .encode(
-            x=alt.X("x:Q", title=text["x"][lang], scale=alt.Scale(zero=False, nice=False)),
-            y=alt.Y("density:Q", title=text["y"][lang]),
+            x=alt.X("x:Q", title=text["x"], scale=alt.Scale(zero=False, nice=False)),
+            y=alt.Y("density:Q", title=text["y"]),
             color=alt.Color("dataset:N", scale=colour, legend=legend),
             strokeDash=alt.StrokeDash("dataset:N", scale=dash, legend=legend),
         )
-        .properties(title=text["title"][lang])
     )
+    return titled(lines, text["title"])
 
 
 def log_ratio_chart(lang: str) -> alt.LayerChart:
     """The log density ratio over the answers, inside the shaded ±ε band."""
-    text = _TEXT["log_ratio"]
-    y_title = text["y"][lang]
+    text = in_language(_TEXT["log_ratio"], lang)
+    y_title = text["y"]
     bounds = alt.Chart(alt.Data(name="bounds"))
     band = (
         bounds.transform_aggregate(lower="min(bound)", upper="max(bound)")
         .mark_rect(color=GREY, opacity=0.25)
         .encode(y=alt.Y("lower:Q", title=y_title), y2="upper:Q")
     )
-    edges = bounds.mark_rule(color=INK, strokeDash=[3, 3]).encode(y=alt.Y("bound:Q", title=y_title))
+    edges = bounds.mark_rule(color=INK, strokeDash=GUIDE_DASH).encode(
+        y=alt.Y("bound:Q", title=y_title)
+    )
     # Each edge is labelled just inside the band, at the right end of the plot.
+    placements: tuple[tuple[str, str, Baseline, int], ...] = (
+        (">", "+ε", "top", 3),
+        ("<", "−ε", "bottom", -3),
+    )
     edge_labels = [
         bounds.transform_filter(f"datum.bound {side} 0")
-        .mark_text(align="right", baseline=baseline, dx=-4, dy=offset, color=INK, fontSize=12)
+        .mark_text(
+            align="right", baseline=baseline, dx=-4, dy=offset, color=INK, fontSize=VALUE_SIZE
+        )
         .encode(y=alt.Y("bound:Q", title=y_title), x=alt.value(WIDTH), text=alt.value(label))
-        for side, label, baseline, offset in ((">", "+ε", "top", 3), ("<", "−ε", "bottom", -3))
+        for side, label, baseline, offset in placements
     ]
     curve = (
         alt.Chart(alt.Data(name="log_ratio"))
         .mark_line(color=BLUE, strokeWidth=2)
         .encode(
-            x=alt.X("x:Q", title=text["x"][lang], scale=alt.Scale(zero=False, nice=False)),
+            x=alt.X("x:Q", title=text["x"], scale=alt.Scale(zero=False, nice=False)),
             y=alt.Y("log_ratio:Q", title=y_title),
         )
     )
-    return alt.layer(band, edges, *edge_labels, curve).properties(
-        width=WIDTH, height=HEIGHT, title=text["title"][lang]
-    )
+    return titled(layered(band, edges, *edge_labels, curve), text["title"])
 
 
 def releases_chart(lang: str) -> alt.LayerChart:
     """The k noisy answers, each joined to the true answer, with q(D) and q(D′) as lines."""
-    text = _TEXT["releases"]
-    y_title = text["y"][lang]
+    text = in_language(_TEXT["releases"], lang)
+    y_title = text["y"]
     labels = ("q(D)", "q(D\u2032)")
-    colour, dash = _dataset_scales(labels)
-    legend = alt.Legend(title=text["legend"][lang], orient="top-right")
+    colour, dash = pair_scales(labels)
+    legend = legend_inside(text["legend"])
     x = alt.X(
         "release:Q",
-        title=text["x"][lang],
+        title=text["x"],
         scale=alt.Scale(domain=[0.5, MAX_RELEASES + 0.5], nice=False, zero=False),
-        axis=alt.Axis(values=list(range(1, MAX_RELEASES + 1)), format="d", grid=False),
+        axis=integer_axis(range(1, MAX_RELEASES + 1)),
     )
     base = alt.Chart(alt.Data(name="releases"))
     truth = (
@@ -730,13 +528,11 @@ def releases_chart(lang: str) -> alt.LayerChart:
         x=x,
         y=alt.Y("answer:Q", title=y_title),
         tooltip=[
-            alt.Tooltip("release:Q", title=text["x"][lang]),
+            alt.Tooltip("release:Q", title=text["x"]),
             alt.Tooltip("answer:Q", title=y_title, format=".4g"),
         ],
     )
-    return alt.layer(truth, errors, points).properties(
-        width=WIDTH, height=HEIGHT, title=text["title"][lang]
-    )
+    return titled(layered(truth, errors, points), text["title"])
 
 
 def budget_chart(lang: str) -> alt.LayerChart:
@@ -745,30 +541,26 @@ def budget_chart(lang: str) -> alt.LayerChart:
     The chart declares the Vega-Lite parameter ``releases``, which the page keeps
     equal to the current number of releases.
     """
-    text = _TEXT["budget"]
+    text = in_language(_TEXT["budget"], lang)
     current = alt.param(name="releases", value=DEFAULT_RELEASES)
-    x = alt.X("k:O", title=text["x"][lang], axis=alt.Axis(labelAngle=0))
-    y = alt.Y("epsilon_total:Q", title=text["y"][lang])
+    x = alt.X("k:O", title=text["x"], axis=alt.Axis(labelAngle=0))
+    y = alt.Y("epsilon_total:Q", title=text["y"])
     base = alt.Chart(alt.Data(name="budget"))
     bars = base.mark_bar().encode(
         x=x,
         y=y,
         color=alt.condition(alt.datum.k <= current, alt.value(BLUE), alt.value(LIGHT_GREY)),
         tooltip=[
-            alt.Tooltip("k:O", title=text["x"][lang]),
-            alt.Tooltip("epsilon_total:Q", title=text["y"][lang], format=".4g"),
+            alt.Tooltip("k:O", title=text["x"]),
+            alt.Tooltip("epsilon_total:Q", title=text["y"], format=".4g"),
         ],
     )
     total = (
         base.transform_filter(alt.datum.k == current)
-        .mark_text(dy=-6, baseline="bottom", color=INK, fontSize=12)
+        .mark_text(dy=-6, baseline="bottom", color=INK, fontSize=VALUE_SIZE)
         .encode(x=x, y=y, text=alt.Text("epsilon_total:Q", format=".4~g"))
     )
-    return (
-        alt.layer(bars, total)
-        .add_params(current)
-        .properties(width=WIDTH, height=HEIGHT, title=text["title"][lang])
-    )
+    return titled(layered(bars, total).add_params(current), text["title"])
 
 
 CHARTS: tuple[Chart, ...] = (

@@ -1,0 +1,462 @@
+"""Lesson 04, data and model licences: the page around the licence checker.
+
+The checker and its rule table are the library's :mod:`compute.licensing`; this
+module turns them into the page. Its grid is every combination of three
+licences (data, model, code), commercial use or not, sharing or not, and a
+collection or an adaptation: :func:`compute` evaluates one and returns the
+verdict, its conditions, its reasons and the licences an adaptation may carry.
+:func:`summarize` adds what is the same on every point: the rule table itself,
+worked examples computed by the checker, and how often each verdict occurs.
+
+This is a teaching tool, not legal advice (see :mod:`compute.licensing`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from compute.licensing import (
+    COMBINATIONS,
+    CONDITION_SHORT,
+    CONDITIONS,
+    KIND_LABELS,
+    LICENSES,
+    RULES,
+    STATUSES,
+    LicenseRule,
+    Text,
+    Verdict,
+    evaluate,
+    named_parts,
+    rule,
+)
+from privacy_explorer.lesson import LANGUAGES, Column, Grid, Param, Readout, Table
+
+STATUS_LABELS: dict[str, Text] = {
+    "allowed": {"ko": "허용 (조건 확인)", "en": "Allowed (check the conditions)"},
+    "not_allowed": {"ko": "허용되지 않음", "en": "Not allowed"},
+    "needs_permission": {"ko": "허락 필요", "en": "Needs permission"},
+    "needs_review": {"ko": "검토 필요", "en": "Needs review"},
+}
+
+
+def _text(ko: str, en: str) -> dict[str, str]:
+    return {"ko": ko, "en": en}
+
+
+# --- the lesson page ------------------------------------------------------------------
+
+_SHOWN_AS: dict[str, Text] = {
+    "LicenseRef-OpenRAIL-M": _text("OpenRAIL-M (LicenseRef)", "OpenRAIL-M (LicenseRef)"),
+    "LicenseRef-Llama-3-Community": _text(
+        "Llama 3 Community (LicenseRef)", "Llama 3 Community (LicenseRef)"
+    ),
+    "NOASSERTION": _text("NOASSERTION (알 수 없음)", "NOASSERTION (unknown)"),
+    "NONE": _text("NONE (라이선스 없음)", "NONE (no licence)"),
+}
+"""How the selectors show identifiers that do not explain themselves; others show as is."""
+
+LICENSE_LABELS: dict[str, tuple[str, ...]] = {
+    lang: tuple(_SHOWN_AS[i][lang] if i in _SHOWN_AS else i for i in LICENSES) for lang in LANGUAGES
+}
+
+GRID = Grid(
+    (
+        Param(
+            "data",
+            LICENSES,
+            "CC-BY-4.0",
+            {"ko": "데이터 라이선스", "en": "Data licence"},
+            value_labels=LICENSE_LABELS,
+        ),
+        Param(
+            "model",
+            LICENSES,
+            "Apache-2.0",
+            {"ko": "모델 라이선스", "en": "Model licence"},
+            value_labels=LICENSE_LABELS,
+        ),
+        Param(
+            "code",
+            LICENSES,
+            "MIT",
+            {"ko": "코드 라이선스", "en": "Code licence"},
+            value_labels=LICENSE_LABELS,
+        ),
+        Param(
+            "commercial",
+            (False, True),
+            True,
+            {"ko": "상업 이용", "en": "Commercial use"},
+            value_labels={"ko": ("아니오", "예"), "en": ("No", "Yes")},
+        ),
+        Param(
+            "share",
+            (False, True),
+            True,
+            {"ko": "결과 공유", "en": "Share the result"},
+            value_labels={"ko": ("아니오 (내부 사용)", "예"), "en": ("No (in-house)", "Yes")},
+        ),
+        Param(
+            "combination",
+            COMBINATIONS,
+            "adapt",
+            {"ko": "결합 방식", "en": "Combination"},
+            value_labels={
+                "ko": ("단순 묶음 (수정 없음)", "하나의 변경물 (예: 미세조정 모델)"),
+                "en": ("Collection (unmodified)", "One adaptation (e.g. a fine-tuned model)"),
+            },
+        ),
+    )
+)
+
+
+def _both(value: Text) -> dict[str, str]:
+    return {"ko": value["ko"], "en": value["en"]}
+
+
+def verdict_rows(verdict: Verdict, licenses: Mapping[str, str]) -> dict[str, list[dict[str, Any]]]:
+    """The verdict as the page's datasets: conditions and reasons, one row each."""
+    conditions = [
+        {
+            "condition": _both(CONDITIONS[c.code]),
+            "parts": named_parts(c.parts, licenses),
+        }
+        for c in verdict.conditions
+    ]
+    reasons = [
+        {
+            "kind": _both(STATUS_LABELS[r.status]) if r.status != "allowed" else _both(NOTE),
+            "text": _both(r.text),
+        }
+        for r in verdict.reasons
+    ]
+    return {"conditions": conditions, "reasons": reasons}
+
+
+NOTE: Text = {"ko": "참고", "en": "Note"}
+NONE_TEXT: Text = {"ko": "없음", "en": "none"}
+NOT_APPLICABLE: Text = {
+    "ko": "해당 없음 (공유하는 변경물이 아님)",
+    "en": "not applicable (no shared adaptation)",
+}
+
+
+def _adaptation_text(verdict: Verdict, share: bool, combination: str) -> dict[str, str]:
+    if not share or combination != "adapt":
+        return _both(NOT_APPLICABLE)
+    count = len(verdict.adaptation_licenses)
+    if not count:
+        return {"ko": "표에 맞는 라이선스 없음", "en": "no licence in the table fits"}
+    return {"ko": f"아래 {count}개", "en": f"the {count} listed below"}
+
+
+def compute(
+    *, data: str, model: str, code: str, commercial: bool, share: bool, combination: str
+) -> dict[str, Any]:
+    """The page's result at one grid point: the verdict as readouts and two tables."""
+    verdict = evaluate(
+        data,
+        model,
+        code,
+        commercial=commercial,
+        share=share,
+        combination=combination,  # type: ignore[arg-type]
+    )
+    licenses = {"data": data, "model": model, "code": code}
+    return {
+        "readouts": {
+            "status": _both(STATUS_LABELS[verdict.status]),
+            "adaptation_licenses": _adaptation_text(verdict, share, combination),
+            "condition_count": len(verdict.conditions),
+            "license_count": len(LICENSES),
+            "combination_count": len(GRID),
+        },
+        "datasets": {
+            **verdict_rows(verdict, licenses),
+            "adaptation": [
+                {"license": license_id, "kind": _both(KIND_LABELS[rule(license_id).kind])}
+                for license_id in verdict.adaptation_licenses
+            ],
+            "status": [{"status": verdict.status}],
+        },
+    }
+
+
+# --- whole-grid tables: the rule table, worked examples, how often each status comes up
+
+
+YES: Text = {"ko": "예", "en": "yes"}
+NO: Text = {"ko": "아니오", "en": "no"}
+
+
+def _flag(value: bool, grants: bool) -> dict[str, str]:
+    if not grants:
+        return {"ko": "허락 필요", "en": "ask permission"}
+    return _both(YES if value else NO)
+
+
+def _adapter_text(r: LicenseRule) -> dict[str, str]:
+    if not r.grants:
+        return {"ko": "—", "en": "—"}
+    if not r.adaptations_shareable:
+        return {"ko": "공유 불가", "en": "may not be shared"}
+    if r.adapter_licenses is None and not r.all_conditions:
+        return {"ko": "어떤 라이선스든", "en": "any"}
+    if r.adapter_licenses is None:
+        return {"ko": "고지를 지키는 어떤 라이선스든", "en": "any that keeps its notices"}
+    joined = ", ".join(r.adapter_licenses)
+    if r.kind == "model":
+        return {
+            "ko": f"{joined} 또는 같은 조건을 담은 라이선스",
+            "en": f"{joined} or a licence with the same terms",
+        }
+    return {"ko": joined, "en": joined}
+
+
+def _conditions_text(codes: Iterable[str]) -> dict[str, str]:
+    codes = list(dict.fromkeys(codes))
+    if not codes:
+        return _both(NONE_TEXT)
+    return {lang: ", ".join(CONDITION_SHORT[c][lang] for c in codes) for lang in LANGUAGES}
+
+
+def rule_table_rows() -> list[dict[str, Any]]:
+    """:data:`RULES` as the rows of the page's rule table."""
+    return [
+        {
+            "license": r.id,
+            "kind": _both(KIND_LABELS[r.kind]),
+            "commercial": _flag(r.commercial, r.grants),
+            "adapt_share": _flag(r.adaptations_shareable, r.grants),
+            "adapter": _adapter_text(r),
+            "conditions": _conditions_text(r.on_use + r.on_share + r.on_adapt + r.on_share_adapted),
+            "terms": _both(r.terms),
+        }
+        for r in RULES
+    ]
+
+
+@dataclass(frozen=True)
+class Example:
+    """A worked example: one grid point and what it illustrates."""
+
+    point: Mapping[str, Any]
+    """Values of every grid parameter."""
+    story: Text
+    """The situation, in every language."""
+
+
+EXAMPLES: tuple[Example, ...] = (
+    Example(
+        {
+            "data": "CC-BY-4.0",
+            "model": "Apache-2.0",
+            "code": "MIT",
+            "commercial": True,
+            "share": True,
+            "combination": "adapt",
+        },
+        {
+            "ko": "CC BY 데이터로 Apache-2.0 모델을 미세조정하고 MIT 코드와 함께 "
+            "유료 서비스로 공개",
+            "en": "Fine-tune an Apache-2.0 model on CC BY data and release it with MIT code in a "
+            "paid service",
+        },
+    ),
+    Example(
+        {
+            "data": "CC0-1.0",
+            "model": "CC-BY-NC-4.0",
+            "code": "Apache-2.0",
+            "commercial": True,
+            "share": False,
+            "combination": "adapt",
+        },
+        {
+            "ko": "BY-NC 모델을 회사 내부 업무용으로 미세조정 (공유하지 않음)",
+            "en": "Fine-tune a BY-NC model for in-house company work (not shared)",
+        },
+    ),
+    Example(
+        {
+            "data": "CC0-1.0",
+            "model": "CC-BY-SA-4.0",
+            "code": "CC-BY-NC-4.0",
+            "commercial": False,
+            "share": True,
+            "combination": "adapt",
+        },
+        {
+            "ko": "BY-SA 모델과 BY-NC 자료를 하나로 합쳐 연구용으로 공개",
+            "en": "Merge a BY-SA model with BY-NC material into one work and publish it for "
+            "research",
+        },
+    ),
+    Example(
+        {
+            "data": "NOASSERTION",
+            "model": "Apache-2.0",
+            "code": "MIT",
+            "commercial": False,
+            "share": False,
+            "combination": "aggregate",
+        },
+        {
+            "ko": "출처와 라이선스 표시가 없는 웹 수집 데이터를 수업 과제에 사용",
+            "en": "Use scraped data with no stated licence for a class project",
+        },
+    ),
+    Example(
+        {
+            "data": "CC-BY-ND-4.0",
+            "model": "Apache-2.0",
+            "code": "MIT",
+            "commercial": False,
+            "share": True,
+            "combination": "adapt",
+        },
+        {
+            "ko": "BY-ND 데이터로 모델을 미세조정해 가중치를 공개",
+            "en": "Fine-tune a model on BY-ND data and publish the weights",
+        },
+    ),
+    Example(
+        {
+            "data": "CC-BY-ND-4.0",
+            "model": "Apache-2.0",
+            "code": "GPL-3.0-only",
+            "commercial": True,
+            "share": True,
+            "combination": "aggregate",
+        },
+        {
+            "ko": "BY-ND 데이터, Apache 모델, GPL 코드를 수정 없이 한 묶음으로 배포",
+            "en": "Distribute BY-ND data, an Apache model and GPL code unmodified, side by side",
+        },
+    ),
+)
+"""One situation per status (and the ND contrast): their verdicts come from :func:`evaluate`."""
+
+
+def example_rows() -> list[dict[str, Any]]:
+    """The worked examples with the status and first reason :func:`evaluate` gives them."""
+    rows = []
+    for example in EXAMPLES:
+        point = dict(example.point)
+        verdict = evaluate(point.pop("data"), point.pop("model"), point.pop("code"), **point)
+        rows.append(
+            {
+                "story": _both(example.story),
+                "status": _both(STATUS_LABELS[verdict.status]),
+                "why": _both(verdict.reasons[0].text),
+            }
+        )
+    return rows
+
+
+def summarize(results: Mapping[str, dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """The rule table, the worked examples and how often each status occurs in the grid."""
+    counts = Counter(result["datasets"]["status"][0]["status"] for result in results.values())
+    total = sum(counts.values())
+    return {
+        "rules": rule_table_rows(),
+        "examples": example_rows(),
+        "status_counts": [
+            {
+                "status": _both(STATUS_LABELS[status]),
+                "count": counts[status],
+                "share": 100 * counts[status] / total,
+            }
+            for status in STATUSES
+        ],
+    }
+
+
+def _column(field: str, ko: str, en: str, format: str = "") -> Column:
+    return Column(field, {"ko": ko, "en": en}, format)
+
+
+CHARTS = ()
+READOUTS = (
+    Readout("status", {"ko": "판정", "en": "Verdict"}, announce=True),
+    Readout(
+        "adaptation_licenses",
+        {"ko": "변경물에 붙일 수 있는 라이선스", "en": "Licences the adaptation may carry"},
+    ),
+    Readout("condition_count", {"ko": "조건 수", "en": "Number of conditions"}, format="d"),
+    Readout("license_count", {"ko": "라이선스 수", "en": "Number of licences"}, format="d"),
+    Readout("combination_count", {"ko": "조합 수", "en": "Number of combinations"}, format=",d"),
+)
+TABLES = (
+    Table(
+        "adaptation",
+        (_column("license", "라이선스", "Licence"), _column("kind", "종류", "Kind")),
+        {
+            "ko": "공유하는 변경물에 붙일 수 있는 라이선스 (모든 부분이 받아들이는 것)",
+            "en": "Licences a shared adaptation may carry (every part's licence accepts them)",
+        },
+        row_headers=True,
+        empty={"ko": "없음", "en": "none"},
+    ),
+    Table(
+        "conditions",
+        (
+            _column("condition", "조건", "Condition"),
+            _column("parts", "이 조건을 요구하는 부분", "Required by"),
+        ),
+        {"ko": "현재 선택에 적용되는 조건", "en": "Conditions that apply to the current choice"},
+        empty={"ko": "적용되는 조건이 없다.", "en": "No conditions apply."},
+    ),
+    Table(
+        "reasons",
+        (_column("kind", "구분", "Kind"), _column("text", "이유", "Reason")),
+        {"ko": "판정의 이유 (결정적인 것부터)", "en": "Why (most decisive first)"},
+        row_headers=True,
+    ),
+    Table(
+        "rules",
+        (
+            _column("license", "라이선스", "Licence"),
+            _column("kind", "종류", "Kind"),
+            _column("commercial", "상업 이용", "Commercial use"),
+            _column("adapt_share", "변경물 공유", "Share adaptations"),
+            _column("adapter", "공유하는 변경물의 라이선스", "A shared adaptation may carry"),
+            _column("conditions", "조건", "Conditions"),
+            _column("terms", "근거", "Source of the rule"),
+        ),
+        {
+            "ko": "규칙표: 판정기는 이 표만 읽는다",
+            "en": "The rule table: the evaluator reads nothing else",
+        },
+        row_headers=True,
+    ),
+    Table(
+        "examples",
+        (
+            _column("story", "상황", "Situation"),
+            _column("status", "판정", "Verdict"),
+            _column("why", "가장 중요한 이유", "Main reason"),
+        ),
+        {
+            "ko": "판정별 예시 (빌드할 때 판정기로 계산)",
+            "en": "Worked examples, one per status (computed by the evaluator at build time)",
+        },
+    ),
+    Table(
+        "status_counts",
+        (
+            _column("status", "판정", "Verdict"),
+            _column("count", "조합 수", "Combinations", ",d"),
+            _column("share", "비율 (%)", "Share (%)", ".1f"),
+        ),
+        {
+            "ko": "모든 조합에서 각 판정이 나온 횟수",
+            "en": "How often each verdict occurs over every combination",
+        },
+        row_headers=True,
+    ),
+)

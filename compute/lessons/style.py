@@ -1,0 +1,149 @@
+"""The chart style every lesson shares: sizes, colours, strokes, text sizes, axes, legends, labels.
+
+A lesson's chart code takes its look from here and keeps only what is particular
+to that chart (its fields, its marks, a height that its rows need). There is no
+font here: the engine puts the font shipped with the site into every chart's
+config, so that the static SVG and the live chart measure text alike.
+
+The colours are Okabe and Ito's palette, which stays distinguishable for the
+common colour-vision deficiencies. Where two groups are compared, the first is
+solid blue and the second dashed vermillion, so they differ without colour too
+(:func:`pair_scales`).
+
+Every chart text exists in each language of the site. A chart module keeps its
+texts as ``{"title": {"ko": ..., "en": ...}, "x": {...}}`` and reads them in one
+language with :func:`in_language`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Literal, TypeVar
+
+import altair as alt
+
+from privacy_explorer.lesson import LANGUAGES, Text
+
+# --- Sizes --------------------------------------------------------------------------
+
+WIDTH = 560
+"""Width in pixels of every chart's plot area."""
+HEIGHT = 240
+"""Height in pixels of a chart's plot area, unless its rows need more."""
+ANNOTATION_SIZE = 11
+"""Font size of a note on the plot: a label on a reference line or band."""
+VALUE_SIZE = 12
+"""Font size of a value printed on the plot, such as the current point's number."""
+
+# --- Colours (Okabe–Ito) and strokes -----------------------------------------------
+
+BLUE = "#0072B2"
+SKY_BLUE = "#56B4E9"
+GREEN = "#009E73"
+VERMILLION = "#D55E00"
+"""The colour of the learner's current choice, or of the second of two groups."""
+GREY = "#999999"
+LIGHT_GREY = "#D9D9D9"
+INK = "#222222"
+"""Text and reference lines drawn on the plot."""
+
+SOLID: list[float] = [1, 0]
+"""A stroke dash that draws a solid line."""
+DASHED: list[float] = [6, 4]
+"""The dash of the second of two compared lines (see :func:`pair_scales`)."""
+GUIDE_DASH: list[float] = [3, 3]
+"""The dash of a guide drawn over the data: a bound, or a rule at the current value."""
+
+
+# --- Texts ----------------------------------------------------------------------------
+
+
+def in_language(texts: Mapping[str, Text], lang: str) -> dict[str, str]:
+    """A chart's texts in one language: ``{"x": {"ko": "ε", "en": "ε"}}`` → ``{"x": "ε"}``.
+
+    Raises ``ValueError`` naming the first text that lacks ``lang``, so that a
+    missing translation fails the build rather than showing an empty title.
+
+    >>> in_language({"title": {"ko": "제목", "en": "Title"}}, "en")
+    {'title': 'Title'}
+    """
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; use one of: {', '.join(LANGUAGES)}")
+    missing = [key for key, text in texts.items() if not text.get(lang)]
+    if missing:
+        raise ValueError(f"the chart text {missing[0]!r} has no {lang!r} version")
+    return {key: text[lang] for key, text in texts.items()}
+
+
+# --- Axes, legends and scales -------------------------------------------------------------
+
+
+def integer_axis(values: Sequence[int]) -> alt.Axis:
+    """An axis with a tick at each of ``values``, printed as whole numbers, without grid lines."""
+    return alt.Axis(values=list(values), format="d", grid=False)
+
+
+def fixed_axis(extent: int, label_angle: float | None = None) -> alt.Axis:
+    """An axis that always takes ``extent`` pixels beside the plot.
+
+    A fixed extent keeps the plot from moving when the tick labels change length
+    as the learner moves a control. ``label_angle`` tilts the labels (degrees).
+    """
+    if label_angle is None:
+        return alt.Axis(minExtent=extent, maxExtent=extent)
+    return alt.Axis(labelAngle=label_angle, minExtent=extent, maxExtent=extent)
+
+
+def legend_above(title: str) -> alt.Legend:
+    """A legend in one row above the plot, where it never covers data."""
+    return alt.Legend(title=title, orient="top", direction="horizontal")
+
+
+def legend_inside(title: str) -> alt.Legend:
+    """A legend in the plot's top-right corner, for charts whose data leave that corner empty."""
+    return alt.Legend(title=title, orient="top-right")
+
+
+def pair_scales(domain: Sequence[str]) -> tuple[alt.Scale, alt.Scale]:
+    """Colour and dash scales for two compared groups: the first solid blue, the second dashed
+    vermillion.
+
+    Parameters
+    ----------
+    domain
+        The two group names as the chart shows them (already in the page's language).
+
+    Returns
+    -------
+    (altair.Scale, altair.Scale)
+        The colour scale and the stroke-dash scale, to encode the same field with.
+    """
+    if len(domain) != 2:
+        raise ValueError(f"pair_scales compares two groups, got {len(domain)}: {list(domain)!r}")
+    return (
+        alt.Scale(domain=list(domain), range=[BLUE, VERMILLION]),
+        alt.Scale(domain=list(domain), range=[SOLID, DASHED]),
+    )
+
+
+# --- Layers, size and title ----------------------------------------------------------------
+
+
+def layered(*charts: alt.Chart | alt.LayerChart) -> alt.LayerChart:
+    """``charts`` drawn over one another, the first at the bottom.
+
+    ``alt.layer`` would turn layers that share a facet encoding into a facet
+    chart; these charts have no facets, so a plain ``LayerChart`` is what they
+    are, and what the type checker is told.
+    """
+    return alt.LayerChart(layer=list(charts))
+
+
+Sized = TypeVar("Sized", alt.Chart, alt.LayerChart)
+Align = Literal["left", "center", "right"]
+Baseline = Literal["alphabetic", "top", "middle", "bottom", "line-top", "line-bottom"]
+
+
+def titled(chart: Sized, title: str, *, width: int = WIDTH, height: int = HEIGHT) -> Sized:
+    """``chart`` with the shared plot size and its title."""
+    return chart.properties(width=width, height=height, title=title)

@@ -1,0 +1,868 @@
+"""Licences of data, models and code: the rule table, and a checker that reads only the table.
+
+A project takes three parts — training **data**, a **model** and **code** — each
+under a licence named by its SPDX identifier (or a ``LicenseRef-`` for the two
+model licences that have none). :func:`evaluate` says whether a use of them is
+allowed, and on what conditions:
+
+``commercial``
+    whether the use is commercial;
+``share``
+    whether the result is given to anyone else (published, sold, served);
+``combination``
+    ``"aggregate"``: the parts sit side by side, unmodified, in a collection;
+    ``"adapt"``: they are built into one adapted work — the model fine-tuned, the
+    code changed, the data used to train the weights.
+
+Everything known about a licence is a row of :data:`RULES` (one
+:class:`LicenseRule` each): what it permits, which licences an adaptation may
+carry, its conditions, and its carve-outs. Every finding the checker can report
+is a row of :data:`REASONS`, with its status and its text. The evaluator at the
+end of this module holds no licence of its own: it applies the same steps to
+whichever rows the parts name, so a licence is added by adding a row.
+
+How the rows were read from the licence texts:
+
+* Creative Commons 4.0 legal code: BY requires credit, a licence notice and an
+  indication of changes whenever material is shared (§3(a)); NC limits every use
+  to non-commercial purposes (§2(a)(1)), shared or not; ND allows adapted
+  material to be made but not shared (§2(a)(1)(B)), while the unmodified work
+  may be shared; SA requires a shared adaptation to carry the same licence or a
+  BY-SA compatible one (§3(b)) — for BY-SA 4.0, CC lists GPLv3 as compatible, in
+  that direction only — and forbids extra restrictions on it (§3(b)(3)).
+* CC's guidance on the licence an adapter may apply: any CC licence for BY, the
+  NC licences for BY-NC, only BY-NC-SA for BY-NC-SA, none for ND (not shareable).
+* Software licences by their own terms: MIT keeps its notice; Apache-2.0 keeps
+  the licence, NOTICE file and change notes (§4) and lets a derivative work as a
+  whole carry other terms; GPL-3.0 puts a modified work as a whole under the GPL
+  with source (§5, §6), forbids further restrictions (§10), and does not reach
+  works merely aggregated beside it (§5, last paragraph).
+* The two model licences: an OpenRAIL-M licence (BigScience or CreativeML
+  OpenRAIL-M), whose use-based restrictions bind the licensee and must travel, as
+  enforceable terms, with the model and any derivative; and the Meta Llama 3
+  Community License: a copy of the agreement and "Built with Meta Llama 3" when
+  shared, derived models named "Llama 3…", the acceptable use policy, a
+  separate licence above 700 million monthly active users, and no use of Llama
+  materials or outputs to improve other large language models (§1(b)(v)).
+
+Judgement calls, where the texts leave room and a reviewer may decide otherwise:
+
+* Apache-2.0 code inside an adaptation accepts any licence for the whole work
+  (its §4 conditions still apply to the code), so it never blocks BY-SA.
+* The two model licences are offered only as their own adaptation licence ("or
+  a licence with the same terms"); combined with an NC licence or with each
+  other, the answer is needs review rather than a verdict.
+* Llama 3 material on the data or code beside a model that is not Llama 3 is
+  needs review, because §1(b)(v) may forbid that use.
+* BY and BY-NC material may be adapted under the ND licences, following CC's
+  chart of licences an adapter may apply.
+
+How parts combine: NC and unknown licences bind any use; in a collection each
+part keeps its own licence; a shared adaptation needs one licence that every
+part accepts (:meth:`LicenseRule.accepts`), and a share-alike part makes an
+empty choice a definite "not allowed". Whether a data licence reaches the
+weights trained on the data (or what a model generates) is not settled. Where
+the answer would change the verdict, the checker says ``needs_review`` and gives
+both readings; where it only changes conditions, it lists them as a precaution
+and says so. An unknown licence (``NOASSERTION``) or none at all (``NONE``) is
+never read as permission.
+
+>>> evaluate("CC-BY-4.0", "Apache-2.0", "MIT", commercial=True, share=True,
+...          combination="aggregate").status
+'allowed'
+>>> evaluate("CC0-1.0", "CC-BY-NC-4.0", "MIT", commercial=True, share=False,
+...          combination="adapt").status
+'not_allowed'
+
+This is a teaching tool, not legal advice. Copyright exceptions (fair use,
+text-and-data-mining exceptions) lie outside the licences and outside this table,
+and privacy, trademark, patent and contract rights remain whatever a licence says.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+__all__ = [
+    "COMBINATIONS",
+    "CONDITIONS",
+    "CONDITION_SHORT",
+    "KIND_LABELS",
+    "LANGUAGES",
+    "LICENSES",
+    "PARTS",
+    "PART_NAMES",
+    "REASONS",
+    "RULES",
+    "SITUATIONS",
+    "STATUSES",
+    "Condition",
+    "LicenseRule",
+    "Reason",
+    "ReasonRule",
+    "Verdict",
+    "evaluate",
+    "named_parts",
+    "rule",
+]
+
+LANGUAGES: tuple[str, ...] = ("ko", "en")
+"""Every text here exists in these languages (the site's languages)."""
+Text = Mapping[str, str]
+"""A text in every language of the site, e.g. ``{"ko": "표시", "en": "attribution"}``."""
+Status = Literal["allowed", "not_allowed", "needs_permission", "needs_review"]
+Combination = Literal["aggregate", "adapt"]
+
+PARTS: tuple[str, ...] = ("data", "model", "code")
+"""The three parts of a project, in the order the checker names them."""
+TRAINING_DATA = "data"
+"""The part whose place in an adaptation is not settled: are trained weights an adaptation
+of their training data? The checker weighs both readings."""
+PART_NAMES: dict[str, Text] = {
+    "data": {"ko": "데이터", "en": "data"},
+    "model": {"ko": "모델", "en": "model"},
+    "code": {"ko": "코드", "en": "code"},
+}
+COMBINATIONS: tuple[str, ...] = ("aggregate", "adapt")
+STATUSES: tuple[str, ...] = ("allowed", "not_allowed", "needs_permission", "needs_review")
+"""Every status, in the order the page lists them."""
+STATUS_PRIORITY: tuple[Status, ...] = ("not_allowed", "needs_permission", "needs_review", "allowed")
+"""Which status wins when reasons disagree: a definite "no" beats everything."""
+
+
+# --- What a verdict is made of ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A condition of the verdict and the parts that impose it."""
+
+    code: str
+    """A key of :data:`CONDITIONS`."""
+    parts: tuple[str, ...]
+    """The parts (``data``, ``model``, ``code``) whose licences impose it."""
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One finding behind a verdict."""
+
+    status: str
+    """The status it argues for; ``allowed`` for a note that does not change the answer."""
+    rule: str
+    """The key of its row in :data:`REASONS`, e.g. ``nc_commercial``."""
+    parts: tuple[str, ...]
+    """The parts it is about."""
+    text: Text
+    """The explanation in every language."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What :func:`evaluate` answers."""
+
+    status: Status
+    """``allowed``, ``not_allowed``, ``needs_permission`` or ``needs_review``."""
+    conditions: tuple[Condition, ...]
+    """Conditions that apply (or, for ``needs_review``, may apply), in :data:`CONDITIONS` order."""
+    reasons: tuple[Reason, ...]
+    """Why, most decisive first."""
+    adaptation_licenses: tuple[str, ...]
+    """For a shared adaptation: licences it may carry (empty otherwise, or when none fits)."""
+
+    @property
+    def condition_codes(self) -> tuple[str, ...]:
+        """Just the condition keys, e.g. ``("attribution", "keep_notices")``."""
+        return tuple(condition.code for condition in self.conditions)
+
+
+@dataclass(frozen=True)
+class ReasonRule:
+    """A finding the checker can report: a row of :data:`REASONS`."""
+
+    status: Status
+    """The status it argues for (``allowed`` for a note)."""
+    text: Text
+    """Its text in every language, with ``{placeholders}`` the checker fills in: ``{parts}``
+    (the parts with their licences), ``{part}`` (a part's name) and the fields named in
+    the row's comment."""
+    also_about: tuple[str, ...] = ()
+    """Parts the finding concerns besides those its text names (the model, for a question
+    about using other material to improve it)."""
+
+
+# --- The rule table -----------------------------------------------------------------------
+
+CONDITIONS: dict[str, Text] = {
+    "attribution": {
+        "ko": "출처 표시: 저작자, 저작권 고지, 라이선스 이름과 링크를 밝힌다",
+        "en": "Attribution: credit the creator, keep the copyright notice, "
+        "name and link the licence",
+    },
+    "indicate_changes": {
+        "ko": "변경 표시: 원본을 바꾸었다는 사실과 무엇을 바꾸었는지 밝힌다",
+        "en": "Indicate changes: say that you modified the original, and how",
+    },
+    "keep_notices": {
+        "ko": "고지 유지: 라이선스 전문(또는 링크), 저작권·NOTICE 파일을 함께 전달한다",
+        "en": "Keep notices: pass on the licence text (or link), copyright and NOTICE files",
+    },
+    "share_alike": {
+        "ko": "동일조건: 공유하는 변경물에 같은(또는 호환) 라이선스를 붙이고 제한을 더하지 않는다",
+        "en": "Share-alike: license the shared adaptation the same (or compatible) way, "
+        "adding no restrictions",
+    },
+    "non_commercial": {
+        "ko": "비상업 한정: 이 부분은 상업적 목적으로 쓰지 않는다",
+        "en": "Non-commercial only: do not use this part for commercial purposes",
+    },
+    "no_shared_adaptations": {
+        "ko": "변경물 공유 금지: 변경물은 만들 수 있지만 다른 사람에게 공유하지 않는다",
+        "en": "No shared adaptations: you may adapt it, but not share the adaptation",
+    },
+    "use_restrictions": {
+        "ko": "이용 제한 준수·전달: 금지된 용도에 쓰지 않고, 받는 사람도 같은 제한을 따르게 한다",
+        "en": "Use restrictions: stay out of the forbidden uses and bind anyone you share with "
+        "to the same restrictions",
+    },
+    "provide_source": {
+        "ko": "소스 제공: 실행 형태로 배포하면 대응 소스 코드도 제공한다",
+        "en": "Provide source: with any non-source form, offer the corresponding source code",
+    },
+    "llama_naming": {
+        "ko": "Llama 표기: 'Built with Meta Llama 3'를 표시하고, "
+        "파생 모델 이름은 'Llama 3'로 시작한다",
+        "en": "Llama naming: display 'Built with Meta Llama 3'; a derived model's name starts "
+        "with 'Llama 3'",
+    },
+    "user_threshold": {
+        "ko": "7억 MAU 조건: 출시일 기준 월간 활성 사용자가 7억 명을 넘었다면 "
+        "Meta의 별도 라이선스가 필요하다",
+        "en": "700M MAU term: above 700 million monthly active users at release, "
+        "a separate licence from Meta is needed",
+    },
+}
+"""Every condition a verdict can list, in the order it lists them."""
+
+CONDITION_SHORT: dict[str, Text] = {
+    "attribution": {"ko": "표시", "en": "attribution"},
+    "indicate_changes": {"ko": "변경 표시", "en": "indicate changes"},
+    "keep_notices": {"ko": "고지 유지", "en": "keep notices"},
+    "share_alike": {"ko": "동일조건", "en": "share-alike"},
+    "non_commercial": {"ko": "비상업", "en": "non-commercial"},
+    "no_shared_adaptations": {"ko": "변경물 공유 금지", "en": "no shared adaptations"},
+    "use_restrictions": {"ko": "이용 제한 전달", "en": "pass on use restrictions"},
+    "provide_source": {"ko": "소스 제공", "en": "provide source"},
+    "llama_naming": {"ko": "Llama 표기", "en": "Llama naming"},
+    "user_threshold": {"ko": "7억 MAU", "en": "700M MAU"},
+}
+"""The conditions' short names, for the rule table."""
+
+Kind = Literal["public_domain", "creative_commons", "software", "model", "unknown", "none"]
+KIND_LABELS: dict[str, Text] = {
+    "public_domain": {"ko": "퍼블릭 도메인", "en": "public domain"},
+    "creative_commons": {"ko": "CC 4.0", "en": "CC 4.0"},
+    "software": {"ko": "소프트웨어", "en": "software"},
+    "model": {"ko": "모델 라이선스", "en": "model licence"},
+    "unknown": {"ko": "알 수 없음", "en": "unknown"},
+    "none": {"ko": "라이선스 없음", "en": "no licence"},
+}
+
+
+SITUATIONS: dict[str, Mapping[str, bool]] = {
+    "any_use": {},
+    "commercial_use": {"commercial": True},
+    "shared_collection": {"share": True, "adapt": False},
+    "adapted_beside_another_model": {"adapt": True, "other_model": True},  # Llama 3 §1(b)(v)
+    "kept_adaptation": {"adapt": True, "share": False},
+}
+"""When a row's :attr:`LicenseRule.findings` apply to a part, in the order they are reported:
+the facts of the use that must hold. ``other_model`` holds for the data and the code when the
+model is under another licence. A finding under ``any_use`` means the licence grants nothing."""
+
+
+@dataclass(frozen=True)
+class LicenseRule:
+    """One licence as the evaluator reads it: a row of the rule table."""
+
+    id: str
+    """SPDX identifier (``LicenseRef-…`` for the model licences without one)."""
+    kind: Kind
+    """The family it belongs to."""
+    terms: Text
+    """The rule in a sentence or two, with the clause it comes from."""
+    findings: Mapping[str, str] = field(default_factory=dict, hash=False)
+    """What it says in particular situations (keys of :data:`SITUATIONS`): the key of the
+    :data:`REASONS` row it raises there. Prohibitions (NC on commercial use), carve-outs
+    (share-alike does not reach the other parts of a collection) and questions (Llama 3
+    material beside another model) are all rows here, not code."""
+    adaptations_shareable: bool = True
+    """Whether an adaptation may be shared (``False`` for ND)."""
+    adapter_licenses: tuple[str, ...] | None = None
+    """Licences a shared adaptation containing this part may carry; ``None``: any licence
+    that keeps notices (:attr:`keeps_notices`), or any at all if this one asks for none."""
+    share_alike: bool = False
+    """Whether it insists on :attr:`adapter_licenses` and forbids added restrictions (SA, GPL),
+    which makes a clash with another part a definite "not allowed" rather than a question."""
+    keeps_notices: bool = True
+    """Whether a work under it keeps the notices of what it contains (``False`` for CC0, which
+    waives them: an adaptation of material with notices cannot be put under CC0)."""
+    own_material_only: bool = False
+    """Whether it may be put only on works that contain its own material (the model licences:
+    an adaptation of other works cannot take the Llama licence)."""
+    on_use: tuple[str, ...] = ()
+    """Conditions of any use, shared or not."""
+    on_share: tuple[str, ...] = ()
+    """Conditions whenever the part is shared, as it is or adapted."""
+    on_adapt: tuple[str, ...] = ()
+    """Conditions of adapting it, shared or not."""
+    on_share_adapted: tuple[str, ...] = ()
+    """Further conditions when an adaptation of it is shared."""
+
+    @property
+    def grants(self) -> bool:
+        """Whether it grants any permission at all (``False`` for unknown and no licence)."""
+        return "any_use" not in self.findings
+
+    @property
+    def commercial(self) -> bool:
+        """Whether commercial use is allowed."""
+        return self.grants and "commercial_use" not in self.findings
+
+    @property
+    def all_conditions(self) -> tuple[str, ...]:
+        """Every condition it can impose, in :data:`CONDITIONS` order."""
+        found = set(self.on_use + self.on_share + self.on_adapt + self.on_share_adapted)
+        return tuple(code for code in CONDITIONS if code in found)
+
+    def conditions(self, *, share: bool, adapt: bool) -> tuple[str, ...]:
+        """The conditions it imposes on a use that is shared or not, adapted or not."""
+        shared = self.on_share + (self.on_share_adapted if adapt else ()) if share else ()
+        return self.on_use + (self.on_adapt if adapt else ()) + shared
+
+    def accepts(self, outbound: LicenseRule, present: Iterable[str]) -> bool:
+        """Whether an adaptation containing a part under this licence may carry ``outbound``.
+
+        ``present`` holds every licence in the project, for :attr:`own_material_only`.
+        """
+        if outbound.own_material_only and outbound.id not in present:
+            return False
+        if self.adapter_licenses is None:
+            return outbound.keeps_notices or not self.on_share
+        return outbound.id in self.adapter_licenses
+
+
+CREDIT = ("attribution", "keep_notices")
+NC_ADAPTERS = ("CC-BY-NC-4.0", "CC-BY-NC-SA-4.0", "CC-BY-NC-ND-4.0")
+NON_COMMERCIAL = {"commercial_use": "nc_commercial"}
+"""NC: commercial use is not allowed, shared or not."""
+COPYLEFT_LIMITS = {
+    "shared_collection": "aggregate_keeps_licenses",
+    "kept_adaptation": "private_adaptation",
+}
+"""Share-alike reaches neither the other parts of a collection nor an adaptation kept private."""
+NO_DERIVATIVES_LIMITS = {
+    "shared_collection": "nd_unmodified",
+    "kept_adaptation": "private_adaptation",
+}
+"""ND still lets the unmodified work be shared in a collection, and an adaptation be kept."""
+
+RULES: tuple[LicenseRule, ...] = (
+    LicenseRule(
+        "CC0-1.0",
+        "public_domain",
+        {
+            "ko": "가능한 범위에서 모든 권리를 포기한다. 조건이 없다 (CC0 1.0 §2).",
+            "en": "Waives every right the law lets it waive; no conditions (CC0 1.0 §2).",
+        },
+        keeps_notices=False,
+    ),
+    LicenseRule(
+        "CC-BY-4.0",
+        "creative_commons",
+        {
+            "ko": "공유할 때 표시·고지·변경 표시(§3(a)). 변경물의 라이선스는 자유지만 "
+            "받는 사람의 BY 준수를 막으면 안 된다(§3(a)(4)).",
+            "en": "When shared: credit, notices, changes indicated (§3(a)). An adaptation may "
+            "carry any licence that lets recipients comply with BY (§3(a)(4)).",
+        },
+        on_share=CREDIT,
+        on_share_adapted=("indicate_changes",),
+    ),
+    LicenseRule(
+        "CC-BY-SA-4.0",
+        "creative_commons",
+        {
+            "ko": "공유하는 변경물은 BY-SA 또는 BY-SA 호환 라이선스(GPLv3, 한 방향)로만, "
+            "추가 제한 없이(§3(b)).",
+            "en": "A shared adaptation carries BY-SA or a BY-SA compatible licence (GPLv3, one "
+            "way only), with no added restrictions (§3(b)).",
+        },
+        findings=COPYLEFT_LIMITS,
+        adapter_licenses=("CC-BY-SA-4.0", "GPL-3.0-only"),
+        share_alike=True,
+        on_share=CREDIT,
+        on_share_adapted=("indicate_changes", "share_alike"),
+    ),
+    LicenseRule(
+        "CC-BY-NC-4.0",
+        "creative_commons",
+        {
+            "ko": "모든 이용이 비상업 목적에 한정된다(§2(a)(1)). 공유하는 변경물은 NC 라이선스로.",
+            "en": "Every use is limited to non-commercial purposes (§2(a)(1)); a shared "
+            "adaptation keeps an NC licence.",
+        },
+        findings=NON_COMMERCIAL,
+        adapter_licenses=NC_ADAPTERS,
+        on_use=("non_commercial",),
+        on_share=CREDIT,
+        on_share_adapted=("indicate_changes",),
+    ),
+    LicenseRule(
+        "CC-BY-NC-SA-4.0",
+        "creative_commons",
+        {
+            "ko": "비상업 한정이며, 공유하는 변경물은 BY-NC-SA로만(§3(b)).",
+            "en": "Non-commercial only; a shared adaptation carries BY-NC-SA and nothing else "
+            "(§3(b)).",
+        },
+        findings={**NON_COMMERCIAL, **COPYLEFT_LIMITS},
+        adapter_licenses=("CC-BY-NC-SA-4.0",),
+        share_alike=True,
+        on_use=("non_commercial",),
+        on_share=CREDIT,
+        on_share_adapted=("indicate_changes", "share_alike"),
+    ),
+    LicenseRule(
+        "CC-BY-ND-4.0",
+        "creative_commons",
+        {
+            "ko": "변경물을 만들 수는 있지만 공유할 수 없다(§2(a)(1)(B)). "
+            "원본 그대로는 공유할 수 있다.",
+            "en": "Adapted material may be made but not shared (§2(a)(1)(B)); the unmodified "
+            "work may be shared.",
+        },
+        findings=NO_DERIVATIVES_LIMITS,
+        adaptations_shareable=False,
+        adapter_licenses=(),
+        on_share=CREDIT,
+        on_adapt=("no_shared_adaptations",),
+    ),
+    LicenseRule(
+        "CC-BY-NC-ND-4.0",
+        "creative_commons",
+        {
+            "ko": "비상업 한정이며, 변경물은 공유할 수 없다. "
+            "원본 그대로는 비상업적으로 공유할 수 있다.",
+            "en": "Non-commercial only; adaptations may not be shared, the unmodified work may "
+            "be, non-commercially.",
+        },
+        findings={**NON_COMMERCIAL, **NO_DERIVATIVES_LIMITS},
+        adaptations_shareable=False,
+        adapter_licenses=(),
+        on_use=("non_commercial",),
+        on_share=CREDIT,
+        on_adapt=("no_shared_adaptations",),
+    ),
+    LicenseRule(
+        "MIT",
+        "software",
+        {
+            "ko": "저작권 고지와 허락 고지를 모든 사본에 포함한다. 다른 조건은 없다.",
+            "en": "Keep the copyright and permission notice in all copies; nothing else.",
+        },
+        on_share=("keep_notices",),
+    ),
+    LicenseRule(
+        "Apache-2.0",
+        "software",
+        {
+            "ko": "라이선스 사본, NOTICE 파일, 고지를 유지하고 수정한 파일에 변경 사실을 "
+            "적는다(§4). 파생물 전체에는 다른 조건을 붙일 수 있다.",
+            "en": "Keep the licence, NOTICE file and notices; mark modified files (§4). A "
+            "derivative work as a whole may carry other terms.",
+        },
+        on_share=("keep_notices",),
+        on_share_adapted=("indicate_changes",),
+    ),
+    LicenseRule(
+        "GPL-3.0-only",
+        "software",
+        {
+            "ko": "수정본 전체가 GPL-3.0이 되고 추가 제한은 금지된다(§5, §10). "
+            "단순 묶음(aggregate)의 다른 부분에는 미치지 않는다(§5 끝 문단).",
+            "en": "A modified work as a whole is GPL-3.0 with no further restrictions (§5, §10); "
+            "works merely aggregated beside it are not affected (§5, last paragraph).",
+        },
+        findings=COPYLEFT_LIMITS,
+        adapter_licenses=("GPL-3.0-only",),
+        share_alike=True,
+        on_share=("keep_notices", "provide_source"),
+        on_share_adapted=("indicate_changes", "share_alike"),
+    ),
+    LicenseRule(
+        "LicenseRef-OpenRAIL-M",
+        "model",
+        {
+            "ko": "상업 이용도 허용하지만, 용도 제한(부속서 A)을 지키고 모델과 파생물을 "
+            "넘길 때 같은 제한을 강제력 있는 조건으로 포함해야 한다.",
+            "en": "Commercial use is allowed, but the use-based restrictions (Attachment A) bind "
+            "you and must go, as enforceable terms, with the model and any derivative.",
+        },
+        adapter_licenses=("LicenseRef-OpenRAIL-M",),
+        own_material_only=True,
+        on_use=("use_restrictions",),
+        on_share=("keep_notices",),
+        on_share_adapted=("indicate_changes",),
+    ),
+    LicenseRule(
+        "LicenseRef-Llama-3-Community",
+        "model",
+        {
+            "ko": "라이선스 사본과 'Built with Meta Llama 3' 표시, 파생 모델 이름의 'Llama 3' "
+            "접두사, 허용 이용 정책, 7억 MAU 조건. 출력으로 다른 LLM을 개선하는 것은 "
+            "금지(§1(b)(v)).",
+            "en": "Copy of the agreement and 'Built with Meta Llama 3'; derived models named "
+            "'Llama 3…'; the acceptable use policy; the 700M MAU term. Its outputs may not "
+            "improve other LLMs (§1(b)(v)).",
+        },
+        findings={"adapted_beside_another_model": "llama_other_llm"},
+        adapter_licenses=("LicenseRef-Llama-3-Community",),
+        own_material_only=True,
+        on_use=("use_restrictions", "user_threshold"),
+        on_share=("keep_notices", "llama_naming"),
+    ),
+    LicenseRule(
+        "NOASSERTION",
+        "unknown",
+        {
+            "ko": "라이선스를 알 수 없다. 알 수 없음은 허락이 아니다.",
+            "en": "The licence is unknown. Unknown is not permission.",
+        },
+        findings={"any_use": "unknown_license"},
+        adaptations_shareable=False,
+        adapter_licenses=(),
+    ),
+    LicenseRule(
+        "NONE",
+        "none",
+        {
+            "ko": "라이선스가 없다. 저작권법의 기본값은 '모든 권리 보유'다.",
+            "en": "No licence. Copyright's default is 'all rights reserved'.",
+        },
+        findings={"any_use": "no_license"},
+        adaptations_shareable=False,
+        adapter_licenses=(),
+    ),
+)
+"""The rule table, in the order the page lists it."""
+
+RULE_BY_ID: dict[str, LicenseRule] = {rule.id: rule for rule in RULES}
+LICENSES: tuple[str, ...] = tuple(rule.id for rule in RULES)
+"""Every accepted identifier, in the rule table's order."""
+ADAPTATION_CANDIDATES: tuple[LicenseRule, ...] = tuple(rule for rule in RULES if rule.grants)
+"""Licences an adaptation can be given (unknown and no licence are not licences)."""
+
+
+def rule(license_id: str) -> LicenseRule:
+    """The rule table's row for ``license_id``; ``ValueError`` naming the accepted ones."""
+    try:
+        return RULE_BY_ID[license_id]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"unknown licence {license_id!r}; use one of: {', '.join(LICENSES)}"
+        ) from None
+
+
+REASONS: dict[str, ReasonRule] = {
+    "unknown_license": ReasonRule(
+        "needs_permission",
+        {
+            "ko": "{part}의 라이선스를 알 수 없다(NOASSERTION). 알 수 없다는 것은 허락이 아니다: "
+            "라이선스를 찾거나 권리자에게 허락을 받는다.",
+            "en": "The {part}'s licence is unknown (NOASSERTION). Unknown is not permission: "
+            "find the licence or ask the rights holder.",
+        },
+    ),
+    "no_license": ReasonRule(
+        "needs_permission",
+        {
+            "ko": "{part}에는 라이선스가 없다(NONE). 저작권의 기본값은 '모든 권리 보유'이므로 "
+            "권리자의 허락이 필요하다.",
+            "en": "The {part} has no licence (NONE). Copyright's default is 'all rights "
+            "reserved': the rights holder's permission is needed.",
+        },
+    ),
+    "nc_commercial": ReasonRule(
+        "not_allowed",
+        {
+            "ko": "{parts}는 비상업 목적의 이용만 허용한다. 공유하든 하지 않든, 상업적 이용은 "
+            "허용되지 않는다.",
+            "en": "{parts} allows non-commercial use only; commercial use is not allowed, "
+            "shared or not.",
+        },
+    ),
+    "aggregate_keeps_licenses": ReasonRule(
+        "allowed",
+        {
+            "ko": "{parts}: 단순 묶음에서는 각 부분이 자기 라이선스를 유지하며, "
+            "동일조건(copyleft)은 다른 부분으로 번지지 않는다.",
+            "en": "{parts}: in a collection each part keeps its own licence; share-alike "
+            "(copyleft) does not spread to the others.",
+        },
+    ),
+    "nd_unmodified": ReasonRule(
+        "allowed",
+        {
+            "ko": "{parts}: ND여도 바꾸지 않은 원본은 묶음 안에서 공유할 수 있다.",
+            "en": "{parts}: even under ND the unmodified work may be shared inside a collection.",
+        },
+    ),
+    "llama_other_llm": ReasonRule(
+        "needs_review",
+        {
+            "ko": "{parts}: Llama 3 라이선스 §1(b)(v)는 Llama 자료나 그 출력으로 Llama 3 계열이 "
+            "아닌 대규모 언어 모델을 개선하는 것을 금지한다. 모델이 LLM이라면 허용되지 않는다.",
+            "en": "{parts}: §1(b)(v) of the Llama 3 licence forbids using Llama materials or "
+            "their outputs to improve any large language model other than Llama 3 and its "
+            "derivatives; if the model is an LLM, this is not allowed.",
+        },
+        also_about=("model",),
+    ),
+    "no_derivatives": ReasonRule(
+        "not_allowed",
+        {
+            "ko": "{parts}: ND 라이선스는 변경물을 만드는 것은 허용하지만 공유는 허용하지 않는다.",
+            "en": "{parts}: an ND licence allows making an adaptation but not sharing it.",
+        },
+    ),
+    # {sa}: the share-alike part; {adapters}: the licences it allows; {other}: the other part.
+    "share_alike_conflict": ReasonRule(
+        "not_allowed",
+        {
+            "ko": "{sa}는 공유하는 변경물에 {adapters}만 허용하고 제한을 더할 수 없게 하는데, "
+            "{other}의 조건은 그 라이선스로 옮길 수 없다. 두 부분을 하나의 변경물로 공유할 수 "
+            "없다.",
+            "en": "{sa} lets a shared adaptation carry only {adapters}, with no added "
+            "restrictions, and the terms of {other} cannot go under it: the two cannot be "
+            "shared as one adaptation.",
+        },
+    ),
+    "no_common_license": ReasonRule(
+        "needs_review",
+        {
+            "ko": "{parts}: 이 표의 어떤 라이선스도 모두의 조건을 함께 담지 못한다. 양쪽 조건을 "
+            "모두 넣은 별도 라이선스가 가능한지 검토가 필요하다.",
+            "en": "{parts}: no licence in this table carries all of their terms at once; "
+            "whether a licence of your own could carry both needs review.",
+        },
+    ),
+    # {if_adapted}, {if_not}: how sharing comes out in either reading (see OUTCOMES).
+    "data_to_weights": ReasonRule(
+        "needs_review",
+        {
+            "ko": "{parts}: 학습된 가중치가 데이터의 변경물인지는 정해져 있지 않다. 변경물로 "
+            "본다면 {if_adapted}. 변경물이 아니라면 {if_not}. 데이터 자체를 고쳐 공유한다면 "
+            "데이터의 변경물 규칙이 그대로 적용된다.",
+            "en": "{parts}: whether trained weights are an adaptation of their training data is "
+            "not settled. If they are, {if_adapted}; if not, {if_not}. Sharing the data "
+            "itself, modified, is an adaptation and its rules apply in full.",
+        },
+    ),
+    "private_adaptation": ReasonRule(
+        "allowed",
+        {
+            "ko": "{parts}: 공유하지 않는 변경물에는 동일조건이나 변경물 공유 금지가 걸리지 "
+            "않는다. 나중에 공유하면 다시 확인한다.",
+            "en": "{parts}: share-alike and the ban on sharing adaptations bite only when the "
+            "adaptation is shared; check again before sharing it.",
+        },
+    ),
+    "data_conditions_precaution": ReasonRule(
+        "allowed",
+        {
+            "ko": "{parts}: 데이터 라이선스의 조건이 학습된 가중치나 생성물에도 적용되는지는 "
+            "정해져 있지 않다. 여기서는 조심하는 쪽으로 데이터의 조건을 함께 적었다.",
+            "en": "{parts}: whether the data licence's conditions reach trained weights or "
+            "generated outputs is not settled; they are listed here as a precaution.",
+        },
+    ),
+    "no_conflict": ReasonRule(
+        "allowed",
+        {
+            "ko": "선택한 라이선스들은 이 이용을 허용하며 서로 충돌하지 않는다. 아래 조건을 "
+            "지켜야 한다.",
+            "en": "The chosen licences permit this use and do not conflict; the conditions "
+            "listed apply.",
+        },
+    ),
+}
+"""Every finding the checker can report, by key, with its status and text."""
+
+OUTCOMES: dict[str, Text] = {
+    "allowed_many": {
+        "ko": "표의 라이선스 {count}개 중 하나로 공유할 수 있다",
+        "en": "the adaptation may be shared (under any of {count} licences in the table)",
+    },
+    "allowed_several": {
+        "ko": "{licenses} 중 하나로 공유할 수 있다",
+        "en": "the adaptation may be shared under {licenses}",
+    },
+    "allowed_one": {
+        "ko": "{licenses}로 공유할 수 있다",
+        "en": "the adaptation may be shared under {licenses}",
+    },
+    "not_allowed": {"ko": "공유할 수 없다", "en": "the adaptation may not be shared"},
+    "needs_review": {"ko": "검토가 필요하다", "en": "sharing it needs review"},
+}
+"""How sharing an adaptation comes out, for the two readings of ``data_to_weights``."""
+OR: Text = {"ko": " 또는 ", "en": " or "}
+LIST: Text = {"ko": ", ", "en": " or "}
+"""How licence names are joined: alternatives in a reason, a list of candidates in an outcome."""
+MANY = 3
+"""An outcome with more candidates than this gives their number rather than their names."""
+
+
+# --- Wording: the texts of the findings, filled in --------------------------------------------
+
+
+def named_parts(parts: Iterable[str], licenses: Mapping[str, str]) -> dict[str, str]:
+    """``모델 (GPL-3.0-only)`` in every language: parts and their licences, as reasons say.
+
+    >>> named_parts(["model"], {"model": "MIT"})["en"]
+    'model (MIT)'
+    """
+    return {
+        lang: ", ".join(f"{PART_NAMES[p][lang]} ({licenses[p]})" for p in parts)
+        for lang in LANGUAGES
+    }
+
+
+def _reason(
+    key: str, about: tuple[str, ...], licenses: Mapping[str, str], **fields: Text
+) -> Reason:
+    """The :data:`REASONS` row ``key`` about the parts ``about``, its placeholders filled in."""
+    row = REASONS[key]
+    values = {"parts": named_parts(about, licenses), "part": PART_NAMES[about[0]], **fields}
+    text = {
+        lang: row.text[lang].format_map({k: v[lang] for k, v in values.items()})
+        for lang in LANGUAGES
+    }
+    return Reason(row.status, key, about + row.also_about, text)
+
+
+def _conflict(
+    pair: tuple[str, ...], rules: Mapping[str, LicenseRule], licenses: Mapping[str, str]
+) -> Reason:
+    """Why the share-alike part of ``pair`` cannot take the other part's terms."""
+    sa, other = sorted(pair, key=lambda p: not rules[p].share_alike)
+    adapters = {lang: OR[lang].join(rules[sa].adapter_licenses or ()) for lang in LANGUAGES}
+    sides = {"sa": named_parts([sa], licenses), "other": named_parts([other], licenses)}
+    return _reason("share_alike_conflict", pair, licenses, adapters=adapters, **sides)
+
+
+def _outcome(sharing: _Sharing) -> dict[str, str]:
+    """How sharing an adaptation comes out, in :data:`OUTCOMES` words, in every language."""
+    key, candidates = str(sharing.status), sharing.candidates
+    count = len(candidates)
+    if key == "allowed":
+        key += "_many" if count > MANY else "_several" if count > 1 else "_one"
+    return {
+        lang: OUTCOMES[key][lang].format(count=count, licenses=LIST[lang].join(candidates))
+        for lang in LANGUAGES
+    }
+
+
+# --- The evaluator: the same steps for every row ------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Sharing:
+    """How sharing one adaptation of some parts comes out (equal when status and licences are)."""
+
+    status: Status
+    candidates: tuple[str, ...] = ()
+    reasons: list[Reason] = field(default_factory=list, compare=False)
+
+
+def _share(
+    parts: tuple[str, ...], rules: Mapping[str, LicenseRule], licenses: Mapping[str, str]
+) -> _Sharing:
+    """Sharing one adaptation of ``parts``: ND first, then the licences every part accepts."""
+    present = [licenses[p] for p in PARTS if rules[p].grants]
+    if closed := [p for p in parts if not rules[p].adaptations_shareable]:
+        return _Sharing(
+            "not_allowed", reasons=[_reason("no_derivatives", (p,), licenses) for p in closed]
+        )
+    offered = [c for c in ADAPTATION_CANDIDATES if c.id in present or not c.own_material_only]
+
+    def fitting(*group: str) -> tuple[str, ...]:
+        return tuple(c.id for c in offered if all(rules[p].accepts(c, present) for p in group))
+
+    if candidates := fitting(*parts):
+        return _Sharing("allowed", candidates)
+    clashes: list[tuple[str, ...]] = [
+        pair for pair in itertools.combinations(parts, 2) if not fitting(*pair)
+    ]
+    sa_clashes = [pair for pair in clashes if any(rules[p].share_alike for p in pair)]
+    if sa_clashes:
+        return _Sharing("not_allowed", reasons=[_conflict(p, rules, licenses) for p in sa_clashes])
+    reasons = [_reason("no_common_license", pair, licenses) for pair in clashes or [parts]]
+    return _Sharing("needs_review", reasons=reasons)
+
+
+def evaluate(
+    data: str, model: str, code: str, *, commercial: bool, share: bool, combination: Combination
+) -> Verdict:
+    """Whether a project combining ``data``, ``model`` and ``code`` may be used as described.
+
+    ``commercial`` and ``share`` say whether the use is commercial and whether the result
+    goes to anyone else; ``combination`` is ``"aggregate"`` or ``"adapt"``. Raises
+    ``ValueError`` for an identifier or combination it does not know. Not legal advice.
+    """
+    licenses = {"data": data, "model": model, "code": code}
+    rules = {part: rule(license_id) for part, license_id in licenses.items()}
+    if combination not in COMBINATIONS:
+        raise ValueError(
+            f"unknown combination {combination!r}; use one of: {', '.join(COMBINATIONS)}"
+        )
+    adapt = combination == "adapt"
+    use = {"commercial": commercial, "share": share, "adapt": adapt}
+    reasons = [
+        _reason(rules[part].findings[situation], (part,), licenses)
+        for situation, when in SITUATIONS.items()
+        for part in PARTS
+        if situation in rules[part].findings
+        and when.items() <= {**use, "other_model": licenses[part] != model}.items()
+    ]
+    licensed = tuple(p for p in PARTS if rules[p].grants)
+    direct, data_in = tuple(p for p in licensed if p != TRAINING_DATA), TRAINING_DATA in licensed
+    adapted = not_adapted = _Sharing("allowed")  # nothing is shared unless an adaptation is
+    if adapt and share:  # weigh both readings: are trained weights an adaptation of the data?
+        adapted = _share(direct + ((TRAINING_DATA,) if data_in else ()), rules, licenses)
+        not_adapted = _share(direct, rules, licenses)
+        reasons += (adapted if adapted == not_adapted else not_adapted).reasons
+    if adapted != not_adapted:
+        readings = {"if_adapted": _outcome(adapted), "if_not": _outcome(not_adapted)}
+        reasons.append(_reason("data_to_weights", (TRAINING_DATA,), licenses, **readings))
+    on_data = rules[TRAINING_DATA]
+    data_terms = on_data.on_adapt + (on_data.on_share + on_data.on_share_adapted if share else ())
+    if adapt and data_in and data_terms and adapted == not_adapted:
+        reasons.append(_reason("data_conditions_precaution", (TRAINING_DATA,), licenses))
+    found = {reason.status for reason in reasons} | {"allowed"}
+    status = next(s for s in STATUS_PRIORITY if s in found)
+    reasons.sort(key=lambda reason: STATUS_PRIORITY.index(reason.status))
+    if status == "allowed":
+        reasons.insert(0, _reason("no_conflict", licensed, licenses))
+    fits = adapted.candidates or not_adapted.candidates
+    terms = {p: rules[p].conditions(share=share, adapt=adapt) for p in licensed}
+    conditions = [(c, tuple(p for p in licensed if c in terms[p])) for c in CONDITIONS]
+    return Verdict(
+        status=status,
+        conditions=tuple(Condition(c, parts) for c, parts in conditions if parts),
+        reasons=tuple(reasons),
+        adaptation_licenses=fits if status != "not_allowed" and len(licensed) == len(PARTS) else (),
+    )

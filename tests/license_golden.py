@@ -1,0 +1,122 @@
+"""The licence checker's verdict for every grid combination, kept as a golden file.
+
+``tests/golden/license_verdicts.json.gz`` holds what the evaluator answered for
+all 21,952 combinations of lesson 04's grid: the status, every condition with the
+parts that impose it, every reason (status, rule key, parts, both texts) in
+order, and the licences a shared adaptation may carry. ``test_licenses.py``
+asserts that the evaluator still gives exactly these answers.
+
+A verdict that changes on purpose (a rule row corrected, a reason reworded) is a
+change of the lesson, so the file is refreshed by hand and the diff reviewed::
+
+    .venv/bin/python tests/license_golden.py
+
+The file is compact: every distinct reason and condition is stored once and each
+verdict points at them by number. It is gzip-compressed with a zero timestamp, so
+the same verdicts always give the same bytes.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+GOLDEN = REPO / "tests" / "golden" / "license_verdicts.json.gz"
+REFRESH = ".venv/bin/python tests/license_golden.py"
+
+
+def _point_key(point: dict[str, Any]) -> str:
+    flags = (
+        "commercial" if point["commercial"] else "private",
+        "share" if point["share"] else "keep",
+    )
+    return " ".join((point["data"], point["model"], point["code"], *flags, point["combination"]))
+
+
+def verdict_table() -> dict[str, Any]:
+    """Every grid point's verdict, in the compact form the golden file stores."""
+    from compute.lessons.licenses import GRID
+    from compute.licensing import evaluate
+
+    reasons: dict[str, int] = {}
+    conditions: dict[str, int] = {}
+
+    def number(table: dict[str, int], item: Any) -> int:
+        return table.setdefault(json.dumps(item, ensure_ascii=False, sort_keys=True), len(table))
+
+    verdicts = {}
+    for point in GRID:
+        verdict = evaluate(**point)  # type: ignore[arg-type]
+        verdicts[_point_key(point)] = {
+            "status": verdict.status,
+            "conditions": [number(conditions, [c.code, list(c.parts)]) for c in verdict.conditions],
+            "reasons": [
+                number(reasons, [r.status, r.rule, list(r.parts), dict(r.text)])
+                for r in verdict.reasons
+            ],
+            "adaptation_licenses": list(verdict.adaptation_licenses),
+        }
+    return {
+        "refresh": REFRESH,
+        "conditions": [json.loads(item) for item in conditions],
+        "reasons": [json.loads(item) for item in reasons],
+        "verdicts": verdicts,
+    }
+
+
+def encode(table: dict[str, Any]) -> bytes:
+    """The golden file's bytes: JSON with one condition, reason or verdict a line (so that
+    ``zdiff`` shows which verdicts changed), gzip-compressed without a timestamp."""
+
+    def line(item: Any) -> str:
+        return json.dumps(item, ensure_ascii=False, sort_keys=True)
+
+    verdicts = table["verdicts"]
+    text = "\n".join(
+        [
+            "{",
+            f'"refresh": {line(table["refresh"])},',
+            '"conditions": [',
+            ",\n".join(line(item) for item in table["conditions"]),
+            "],",
+            '"reasons": [',
+            ",\n".join(line(item) for item in table["reasons"]),
+            "],",
+            '"verdicts": {',
+            ",\n".join(f"{line(key)}: {line(verdicts[key])}" for key in sorted(verdicts)),
+            "}",
+            "}",
+            "",
+        ]
+    )
+    return gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
+
+
+def read_golden() -> dict[str, Any]:
+    """The golden file as stored (verdicts point at reasons and conditions by number)."""
+    result: dict[str, Any] = json.loads(gzip.decompress(GOLDEN.read_bytes()).decode("utf-8"))
+    return result
+
+
+def resolved(table: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each verdict with its reasons and conditions written out, ready to compare."""
+    return {
+        key: {
+            **verdict,
+            "conditions": [table["conditions"][i] for i in verdict["conditions"]],
+            "reasons": [table["reasons"][i] for i in verdict["reasons"]],
+        }
+        for key, verdict in table["verdicts"].items()
+    }
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(REPO))
+    GOLDEN.parent.mkdir(exist_ok=True)
+    table = verdict_table()
+    GOLDEN.write_bytes(encode(table))
+    print(f"wrote {len(table['verdicts']):,} verdicts to {GOLDEN.relative_to(REPO)}")

@@ -1,0 +1,379 @@
+"""The licence checker against the licences' own rules, and against its golden file.
+
+The expected answers here are written from the licence texts and CC's compatibility
+guidance, not read from :data:`compute.licensing.RULES`, so a wrong row in the
+rule table fails a test instead of moving the expectation with it.
+"""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+from collections.abc import Iterator
+from typing import Any
+
+import license_golden
+import pytest
+
+from compute import licensing as lic
+from compute.licensing import LICENSES
+
+CC0, BY, SA, NC, NCSA, ND, NCND = (
+    "CC0-1.0",
+    "CC-BY-4.0",
+    "CC-BY-SA-4.0",
+    "CC-BY-NC-4.0",
+    "CC-BY-NC-SA-4.0",
+    "CC-BY-ND-4.0",
+    "CC-BY-NC-ND-4.0",
+)
+CC = (CC0, BY, SA, NC, NCSA, ND, NCND)
+MIT, APACHE, GPL = "MIT", "Apache-2.0", "GPL-3.0-only"
+RAIL, LLAMA = "LicenseRef-OpenRAIL-M", "LicenseRef-Llama-3-Community"
+UNKNOWN, NO_LICENSE = "NOASSERTION", "NONE"
+NC_FAMILY = {NC, NCSA, NCND}
+SA_FAMILY = {SA, NCSA}
+ND_FAMILY = {ND, NCND}
+
+# CC's table of the licences an adapter may apply to an adaptation, restricted to CC 4.0.
+ADAPTER_CHOICES = {
+    CC0: {CC0, BY, SA, NC, NCSA, ND, NCND},
+    BY: {BY, SA, NC, NCSA, ND, NCND},
+    SA: {SA},
+    NC: {NC, NCSA, NCND},
+    NCSA: {NCSA},
+    ND: set(),
+    NCND: set(),
+}
+
+
+def verdict(data=CC0, model=CC0, code=CC0, *, commercial=False, share=True, combination="adapt"):
+    return lic.evaluate(
+        data, model, code, commercial=commercial, share=share, combination=combination
+    )
+
+
+def rules_of(v: lic.Verdict) -> set[str]:
+    return {reason.rule for reason in v.reasons}
+
+
+def every_use() -> Iterator[dict[str, Any]]:
+    """Every combination of three licences, commercial use, sharing and combination."""
+    for data, model, code, commercial, share, combination in itertools.product(
+        LICENSES, LICENSES, LICENSES, (False, True), (False, True), lic.COMBINATIONS
+    ):
+        yield {
+            "data": data,
+            "model": model,
+            "code": code,
+            "commercial": commercial,
+            "share": share,
+            "combination": combination,
+        }
+
+
+# --- 1. Every pair of CC licences in one shared adaptation ----------------------------------
+
+
+def expected_pair_status(a: str, b: str, commercial: bool) -> str:
+    """CC's compatibility chart, written out: ND never shares, SA takes no NC or other SA."""
+    if commercial and (a in NC_FAMILY or b in NC_FAMILY):
+        return "not_allowed"
+    if a in ND_FAMILY or b in ND_FAMILY:
+        return "not_allowed"
+    if a in SA_FAMILY or b in SA_FAMILY:
+        sa, other = (a, b) if a in SA_FAMILY else (b, a)
+        if other == sa or other in (CC0, BY) or (sa == NCSA and other == NC):
+            return "allowed"
+        return "not_allowed"
+    return "allowed"
+
+
+@pytest.mark.parametrize("commercial", [False, True], ids=["noncommercial", "commercial"])
+@pytest.mark.parametrize(("a", "b"), list(itertools.product(CC, CC)))
+def test_every_pair_of_cc_licences_in_a_shared_adaptation(a: str, b: str, commercial: bool):
+    # The model and code are adapted directly; CC0 data keeps the data question out of it.
+    v = verdict(CC0, a, b, commercial=commercial, share=True, combination="adapt")
+    assert v.status == expected_pair_status(a, b, commercial), [r.text["en"] for r in v.reasons]
+    if v.status == "allowed":
+        may_carry = set(v.adaptation_licenses) & set(CC)
+        assert may_carry == ADAPTER_CHOICES[a] & ADAPTER_CHOICES[b]
+        assert may_carry, "an allowed shared adaptation names at least one licence"
+    else:
+        assert v.adaptation_licenses == ()
+
+
+@pytest.mark.parametrize(("a", "b"), list(itertools.product(CC, CC)))
+def test_an_adaptation_kept_in_house_is_allowed_for_every_cc_pair(a: str, b: str):
+    v = verdict(CC0, a, b, commercial=False, share=False, combination="adapt")
+    assert v.status == "allowed"
+    if a in ND_FAMILY or b in ND_FAMILY:
+        assert "no_shared_adaptations" in v.condition_codes
+
+
+def test_the_names_of_the_clashing_pair_are_given():
+    v = verdict(CC0, SA, NC)
+    assert v.status == "not_allowed"
+    (clash,) = [r for r in v.reasons if r.rule == "share_alike_conflict"]
+    assert clash.parts == ("model", "code")
+    assert SA in clash.text["en"] and NC in clash.text["en"] and "CC-BY-SA-4.0" in clash.text["ko"]
+
+
+# --- 2. ND in a collection versus an adaptation ---------------------------------------------
+
+
+@pytest.mark.parametrize("nd", sorted(ND_FAMILY))
+@pytest.mark.parametrize("part", lic.PARTS)
+def test_nd_may_be_shared_unmodified_in_a_collection(nd: str, part: str):
+    parts = {"data": MIT, "model": MIT, "code": MIT, part: nd}
+    v = verdict(**parts, combination="aggregate", share=True)
+    assert v.status == "allowed"
+    assert "nd_unmodified" in rules_of(v)
+    assert {"attribution", "keep_notices"} <= set(v.condition_codes)
+
+
+@pytest.mark.parametrize("nd", sorted(ND_FAMILY))
+@pytest.mark.parametrize("part", ["model", "code"])
+def test_nd_adaptation_may_be_made_but_not_shared(nd: str, part: str):
+    parts = {"data": MIT, "model": MIT, "code": MIT, part: nd}
+    shared = verdict(**parts, combination="adapt", share=True)
+    assert shared.status == "not_allowed"
+    assert "no_derivatives" in rules_of(shared)
+    kept = verdict(**parts, combination="adapt", share=False)
+    assert kept.status == "allowed"
+    assert "no_shared_adaptations" in kept.condition_codes
+
+
+# --- 3. NC with and without commercial use --------------------------------------------------
+
+
+@pytest.mark.parametrize("nc", sorted(NC_FAMILY))
+@pytest.mark.parametrize("part", lic.PARTS)
+@pytest.mark.parametrize("share", [False, True])
+@pytest.mark.parametrize("combination", lic.COMBINATIONS)
+def test_nc_forbids_commercial_use_shared_or_not(nc, part, share, combination):
+    parts = {"data": MIT, "model": MIT, "code": MIT, part: nc}
+    commercial = verdict(**parts, commercial=True, share=share, combination=combination)
+    assert commercial.status == "not_allowed"
+    assert "nc_commercial" in rules_of(commercial)
+    private = verdict(**parts, commercial=False, share=share, combination=combination)
+    assert "nc_commercial" not in rules_of(private)
+    assert "non_commercial" in private.condition_codes
+    if combination == "aggregate" or not share:
+        assert private.status == "allowed"
+
+
+# --- 4. Unknown and unlicensed parts --------------------------------------------------------
+
+
+@pytest.mark.parametrize("missing", [UNKNOWN, NO_LICENSE])
+@pytest.mark.parametrize("part", lic.PARTS)
+@pytest.mark.parametrize("combination", lic.COMBINATIONS)
+def test_unknown_or_missing_licence_needs_permission(missing, part, combination):
+    parts = {"data": CC0, "model": CC0, "code": CC0, part: missing}
+    for share, commercial in itertools.product([False, True], repeat=2):
+        v = verdict(**parts, share=share, commercial=commercial, combination=combination)
+        assert v.status == "needs_permission"
+        assert v.adaptation_licenses == ()
+        assert {"unknown_license", "no_license"} & rules_of(v)
+
+
+def test_a_definite_no_outranks_a_missing_permission():
+    v = verdict(NO_LICENSE, NC, MIT, commercial=True, share=False, combination="aggregate")
+    assert v.status == "not_allowed"
+    assert [r.status for r in v.reasons][:2] == ["not_allowed", "needs_permission"]
+
+
+def test_unknown_is_never_allowed_anywhere_in_the_grid():
+    for point in every_use():
+        if {point["data"], point["model"], point["code"]} & {UNKNOWN, NO_LICENSE}:
+            v = lic.evaluate(**point)
+            assert v.status in ("needs_permission", "not_allowed"), point
+
+
+# --- 5. GPL and BY-SA: compatible in one direction only -------------------------------------
+
+
+@pytest.mark.parametrize(("model", "code"), [(SA, GPL), (GPL, SA)])
+def test_by_sa_goes_into_gplv3_but_not_the_other_way(model: str, code: str):
+    v = verdict(CC0, model, code, share=True, combination="adapt")
+    assert v.status == "allowed"
+    assert v.adaptation_licenses == (GPL,)
+    assert "share_alike" in v.condition_codes and "provide_source" in v.condition_codes
+
+
+def test_by_sa_alone_may_carry_by_sa_or_gplv3():
+    assert verdict(CC0, SA, MIT).adaptation_licenses == (SA, GPL)
+
+
+@pytest.mark.parametrize("other", [NC, NCSA, RAIL, LLAMA])
+def test_gpl_takes_no_further_restrictions(other: str):
+    v = verdict(CC0, other, GPL, commercial=False)
+    assert v.status == "not_allowed"
+    assert "share_alike_conflict" in rules_of(v)
+
+
+def test_gpl_in_an_aggregate_does_not_reach_the_other_parts():
+    v = verdict(CC0, NC, GPL, commercial=False, share=True, combination="aggregate")
+    assert v.status == "allowed"
+    assert "aggregate_keeps_licenses" in rules_of(v)
+    conditions = {c.code: c.parts for c in v.conditions}
+    assert conditions["provide_source"] == ("code",)
+    assert "share_alike" not in conditions
+
+
+# --- 6. The model licences ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("share", [False, True])
+@pytest.mark.parametrize("combination", lic.COMBINATIONS)
+def test_openrail_use_restrictions_bind_every_use(share, combination):
+    v = verdict(CC0, RAIL, MIT, commercial=True, share=share, combination=combination)
+    assert v.status == "allowed"
+    assert dict((c.code, c.parts) for c in v.conditions)["use_restrictions"] == ("model",)
+
+
+def test_an_openrail_adaptation_keeps_the_openrail_terms():
+    v = verdict(CC0, RAIL, APACHE, commercial=True)
+    assert v.adaptation_licenses == (RAIL,)
+
+
+@pytest.mark.parametrize("sa", [SA, NCSA])
+def test_use_restrictions_cannot_go_into_a_share_alike_adaptation(sa: str):
+    for model_license in (RAIL, LLAMA):
+        v = verdict(CC0, model_license, sa, commercial=False)
+        assert v.status == "not_allowed", model_license
+
+
+def test_llama_terms():
+    kept = verdict(CC0, LLAMA, MIT, commercial=True, share=False)
+    assert {"use_restrictions", "user_threshold"} <= set(kept.condition_codes)
+    assert "llama_naming" not in kept.condition_codes
+    shared = verdict(CC0, LLAMA, MIT, commercial=True, share=True)
+    assert shared.status == "allowed"
+    assert {"use_restrictions", "user_threshold", "llama_naming"} <= set(shared.condition_codes)
+    assert shared.adaptation_licenses == (LLAMA,)
+
+
+def test_llama_outputs_improving_another_model_need_review():
+    v = verdict(LLAMA, APACHE, MIT, commercial=False, share=False)
+    assert v.status == "needs_review"
+    assert "llama_other_llm" in rules_of(v)
+    assert verdict(LLAMA, LLAMA, MIT, share=False).status == "allowed"
+
+
+def test_two_restrictive_model_licences_need_review_not_a_verdict():
+    v = verdict(CC0, RAIL, LLAMA, commercial=False)
+    assert v.status == "needs_review"
+    assert "no_common_license" in rules_of(v)
+
+
+# --- 7. Data and trained weights: never asserted either way ---------------------------------
+
+
+@pytest.mark.parametrize("data", [SA, NC, NCSA, ND, NCND, GPL])
+def test_data_terms_that_would_change_the_answer_ask_for_review(data: str):
+    v = verdict(data, MIT, MIT, commercial=False, share=True, combination="adapt")
+    assert v.status == "needs_review"
+    assert "data_to_weights" in rules_of(v)
+    (reason,) = [r for r in v.reasons if r.rule == "data_to_weights"]
+    assert "not settled" in reason.text["en"] and "정해져 있지 않다" in reason.text["ko"]
+
+
+@pytest.mark.parametrize("data", [BY, MIT, APACHE])
+def test_data_terms_that_change_only_conditions_are_a_precaution(data: str):
+    v = verdict(data, MIT, MIT, commercial=True, share=True, combination="adapt")
+    assert v.status == "allowed"
+    assert "data_conditions_precaution" in rules_of(v)
+
+
+@pytest.mark.parametrize("data", [SA, ND, GPL])
+def test_the_data_question_does_not_arise_in_a_collection(data: str):
+    v = verdict(data, MIT, MIT, commercial=True, share=True, combination="aggregate")
+    assert v.status == "allowed"
+    assert "data_to_weights" not in rules_of(v)
+
+
+# --- 8. Bad input ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad", ["CC-BY", "cc-by-4.0", "GPL-3.0", "", None])
+def test_unknown_identifiers_are_refused_naming_the_accepted_ones(bad):
+    with pytest.raises(ValueError) as caught:
+        lic.evaluate(CC0, bad, MIT, commercial=False, share=False, combination="adapt")
+    message = str(caught.value)
+    assert message.startswith(f"unknown licence {bad!r}; use one of: ")
+    assert all(license_id in message for license_id in LICENSES)
+
+
+def test_an_unknown_combination_is_refused():
+    with pytest.raises(
+        ValueError, match="unknown combination 'merge'; use one of: aggregate, adapt"
+    ):
+        lic.evaluate(CC0, CC0, CC0, commercial=False, share=False, combination="merge")
+
+
+# --- 9. Verdicts are well formed over the whole grid ----------------------------------------
+
+
+def test_every_verdict_in_the_grid_is_well_formed():
+    order = list(lic.CONDITIONS)
+    for point in every_use():
+        v = lic.evaluate(**point)
+        assert v.status in lic.STATUSES
+        assert v.reasons, point
+        assert v.reasons[0].status in (v.status, "allowed"), point
+        codes = list(v.condition_codes)
+        assert codes == sorted(codes, key=order.index), point
+        if v.adaptation_licenses:
+            assert point["share"] and point["combination"] == "adapt", point
+        non_commercial = {point[part] for part in lic.PARTS} & NC_FAMILY
+        if point["commercial"] and non_commercial:
+            assert v.status == "not_allowed", point
+
+
+# --- 11. Every verdict is the one recorded in the golden file -------------------------------
+
+
+def test_every_verdict_equals_the_golden_file():
+    """All 21,952 verdicts, reasons and texts included (refresh: see tests/license_golden.py)."""
+    expected = license_golden.resolved(license_golden.read_golden())
+    actual = license_golden.resolved(license_golden.verdict_table())
+    assert actual.keys() == expected.keys()
+    changed = [key for key in expected if actual[key] != expected[key]]
+    assert not changed, (
+        f"{len(changed)} verdicts differ from {license_golden.GOLDEN.name}, e.g. {changed[0]}: "
+        f"{actual[changed[0]]} != {expected[changed[0]]}; if the change is intended, run "
+        f"{license_golden.REFRESH} and review the diff"
+    )
+
+
+# --- 12. The table holds the licences; the evaluator holds none ------------------------------
+
+
+def test_every_finding_of_a_row_names_a_situation_and_a_reason():
+    for row in lic.RULES:
+        assert set(row.findings) <= set(lic.SITUATIONS), row.id
+        assert set(row.findings.values()) <= set(lic.REASONS), row.id
+        assert set(row.all_conditions) <= set(lic.CONDITIONS), row.id
+        assert set(row.adapter_licenses or ()) <= set(LICENSES), row.id
+
+
+def test_a_licence_that_grants_nothing_offers_nothing():
+    for row in lic.RULES:
+        if not row.grants:
+            assert row.adapter_licenses == () and not row.adaptations_shareable, row.id
+            assert not row.commercial and not row.all_conditions, row.id
+
+
+def test_every_reason_of_the_table_occurs_in_some_verdict():
+    seen = {reason[1] for reason in license_golden.read_golden()["reasons"]}
+    assert seen == set(lic.REASONS)
+
+
+def test_the_evaluator_names_no_licence():
+    """Special cases are rows of the table: no identifier or family appears in the code."""
+    source = inspect.getsource(lic.evaluate) + inspect.getsource(lic._share)
+    for row in lic.RULES:
+        assert row.id not in source, row.id
+        assert row.kind in lic.PARTS or f'"{row.kind}"' not in source, row.kind
