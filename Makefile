@@ -34,6 +34,11 @@ lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# Time a full audit at scale (10,000 rows per table, every attack); prints timings, asserts nothing.
+.PHONY: bench
+bench: $(VENV)/.runtime-installed
+	$(BIN)/python tests/bench/bench_audit.py
+
 # Rewrite the code in ruff's format.
 format: $(VENV)/.test-installed
 	$(BIN)/ruff format .
