@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from privacy_explorer import __version__
+from privacy_explorer.audit_cli import audit_command
 from privacy_explorer.build import Reporter, build
 from privacy_explorer.errors import ExplorerError
 from privacy_explorer.project import load_project
@@ -168,6 +169,9 @@ def clean_command(project_dir: Path) -> None:
         click.echo(f"Removed {target}")
     else:
         click.echo(f"Nothing to remove: {target} does not exist")
+
+
+cli.add_command(audit_command)
 
 
 def main() -> None:
