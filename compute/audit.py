@@ -24,7 +24,6 @@ several, one result per ``k`` named ``gen_lra_k5``, ``gen_lra_k20``, …
 from __future__ import annotations
 
 import importlib.metadata
-import inspect
 import platform
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -32,7 +31,9 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from joblib import Parallel, delayed
 from scipy.spatial import cKDTree
+from threadpoolctl import threadpool_limits
 
 from .attacks import (
     ATTACKS,
@@ -69,6 +70,10 @@ BOOTSTRAP_REPLICATES = 1000
 CONFIDENCE = 0.95
 EXPOSED_MEMBERS = 20
 NEIGHBOURS_SHOWN = 3
+LOGAN_SAMPLE_PASSES = 1_000_000
+"""LOGAN trains for about this many record presentations (20 to 200 epochs): 200 on small data."""
+RELATIVE_COST = {"logan": 9, "gen_lra": 8, "mc": 7, "classifier": 6, "domias": 5, "dpi": 4}
+"""Rough order of the attacks' running times, so that the slowest start first in parallel."""
 HIGH_DIMENSION = 20
 """Above this many features a Gaussian KDE needs far more records than an audit has."""
 
@@ -80,7 +85,7 @@ KDE_SAMPLES = {
 """Which tables each KDE-based attack fits a Gaussian KDE to (checked before any attack runs)."""
 
 Progress = Callable[[str, int, int], None]
-"""``progress(step, done, total)``: before each step; at the end ``done == total``."""
+"""``progress(step, done, total)``: once at ``start``, then as each step finishes, then ``done``."""
 
 TableInput = str | Path | pd.DataFrame
 """A table: a path to a CSV (or Parquet) file, or a DataFrame already in memory."""
@@ -194,6 +199,8 @@ class AuditSettings:
     """FPRs at which the TPR is read."""
     bandwidth: str = "silverman"
     """KDE bandwidth rule of Gen-LRA, DOMIAS and the density attack."""
+    logan_epochs: int = 200
+    """LOGAN's training epochs at most (see :data:`LOGAN_SAMPLE_PASSES`)."""
 
 
 @dataclass(frozen=True)
@@ -298,11 +305,11 @@ def _scores(
     if attack == "gen_lra":
         columns = spec(targets, encoded.reference, encoded.synthetic, k=list(counts))
         return [(count, columns[:, index]) for index, count in enumerate(counts)]
-    options = (
-        {"random_state": seed}
-        if "random_state" in inspect.signature(spec.function).parameters
-        else {}
-    )
+    options: dict[str, int] = {}
+    if attack in ("classifier", "logan"):
+        options["random_state"] = seed
+    if attack == "logan":
+        options["max_iter"] = _logan_epochs(encoded)
     return [(None, spec(targets, encoded.reference, encoded.synthetic, **options))]
 
 
@@ -370,6 +377,96 @@ def _exposed(
     return tuple(exposed)
 
 
+class _Steps:
+    """Counts finished steps and passes them on to a :data:`Progress` callback."""
+
+    def __init__(self, progress: Progress, total: int) -> None:
+        self.progress, self.total, self.done = progress, total, 0
+
+    def __call__(self, step: str) -> None:
+        if step != "start":
+            self.done = self.total if step == "done" else self.done + 1
+        self.progress(step, self.done, self.total)
+
+
+def _logan_epochs(encoded: EncodedTables) -> int:
+    """LOGAN's epoch budget: about :data:`LOGAN_SAMPLE_PASSES` records seen in training."""
+    training_rows = 2 * min(encoded.reference.shape[0], encoded.synthetic.shape[0])
+    return int(np.clip(LOGAN_SAMPLE_PASSES // training_rows, 20, 200))
+
+
+def _attack_task(
+    attack: str, counts: Sequence[int], targets: FloatArray, encoded: EncodedTables, seed: int
+) -> tuple[str, list[tuple[int | None, FloatArray]]]:
+    # OpenBLAS threads make the KDE attacks' many small products several times slower.
+    with threadpool_limits(limits=1, user_api="blas"):
+        return attack, _scores(attack, counts, targets, encoded, seed)
+
+
+def _run_attacks(
+    chosen: Sequence[str],
+    counts: Sequence[int],
+    targets: FloatArray,
+    encoded: EncodedTables,
+    seed: int,
+    jobs: int,
+    steps: _Steps,
+) -> list[tuple[str, int | None, FloatArray]]:
+    """Every attack's scores of the targets as ``(attack, k, scores)``, in report order."""
+    slowest_first = sorted(chosen, key=lambda attack: -RELATIVE_COST.get(attack, 0))
+    tasks = (delayed(_attack_task)(a, counts, targets, encoded, seed) for a in slowest_first)
+    found = {}
+    for attack, columns in Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks):
+        steps(attack)
+        found[attack] = columns
+    return [(attack, count, scores) for attack in chosen for count, scores in found[attack]]
+
+
+def _metrics_task(
+    key: str, members: FloatArray, nonmembers: FloatArray, seed: int
+) -> tuple[str, AttackMetrics]:
+    with threadpool_limits(limits=1, user_api="blas"):
+        return key, _metrics(members, nonmembers, seed)
+
+
+def _measure(
+    scores: Sequence[tuple[str, int | None, FloatArray]],
+    split: int,
+    has_nonmembers: bool,
+    seed: int,
+    jobs: int,
+    steps: _Steps,
+) -> tuple[AttackResult, ...]:
+    """The attack results, with metrics when there are non-members."""
+    several = len({count for _, count, _ in scores if count is not None}) > 1
+    keyed = {
+        (attack if count is None or not several else f"{attack}_k{count}"): (attack, count, values)
+        for attack, count, values in scores
+    }
+    metrics: dict[str, AttackMetrics] = {}
+    if has_nonmembers:
+        tasks = (
+            delayed(_metrics_task)(key, values[:split], values[split:], seed)
+            for key, (_, _, values) in keyed.items()
+        )
+        for key, measured in Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks):
+            steps(f"metrics {key}")
+            metrics[key] = measured
+    return tuple(
+        AttackResult(
+            key=key,
+            attack=attack,
+            k=count,
+            name={"ko": ATTACKS[attack].name_ko, "en": ATTACKS[attack].name},
+            source=ATTACKS[attack].reference,
+            member_scores=values[:split],
+            nonmember_scores=values[split:] if has_nonmembers else None,
+            metrics=metrics.get(key),
+        )
+        for key, (attack, count, values) in keyed.items()
+    )
+
+
 def library_versions() -> dict[str, str]:
     """Versions of Python, this project and the libraries the numbers depend on."""
     versions = {"python": platform.python_version()}
@@ -417,6 +514,7 @@ def run_audit(
     seed: int = 0,
     dims: int | None = None,
     impute: str | None = None,
+    jobs: int = 1,
     progress: Progress | None = None,
 ) -> AuditResult:
     """Run the membership attacks on a synthetic release and measure them.
@@ -437,6 +535,9 @@ def run_audit(
         reference data; ``None`` keeps the columns.
     impute
         ``None`` (a missing value is an error) or ``"median"``.
+    jobs
+        Attacks (and then their metrics) computed at once in worker processes;
+        the results do not depend on it.
     progress
         Called as ``progress(step, done, total)`` (see :data:`Progress`).
 
@@ -459,32 +560,14 @@ def run_audit(
         if encoded.nonmembers is None
         else np.vstack([encoded.members, encoded.nonmembers])
     )
-    split = encoded.members.shape[0]
-    total = len(chosen) + 1
-    results = []
-    for step, attack in enumerate(chosen):
-        report(attack, step, total)
-        for count, scores in _scores(attack, counts, targets, encoded, seed):
-            key = attack if count is None or len(counts) == 1 else f"{attack}_k{count}"
-            spec = ATTACKS[attack]
-            results.append(
-                (key, attack, count, {"ko": spec.name_ko, "en": spec.name}, spec.reference, scores)
-            )
-    report("metrics", len(chosen), total)
-    finished = tuple(
-        AttackResult(
-            key,
-            attack,
-            count,
-            name,
-            source,
-            scores[:split],
-            None if encoded.nonmembers is None else scores[split:],
-            None if encoded.nonmembers is None else _metrics(scores[:split], scores[split:], seed),
-        )
-        for key, attack, count, name, source, scores in results
+    results = sum(len(counts) if attack == "gen_lra" else 1 for attack in chosen)
+    steps = _Steps(report, len(chosen) + (results if encoded.nonmembers is not None else 0))
+    steps("start")
+    scores = _run_attacks(chosen, counts, targets, encoded, seed, jobs, steps)
+    finished = _measure(
+        scores, encoded.members.shape[0], encoded.nonmembers is not None, seed, jobs, steps
     )
-    report("done", total, total)
+    steps("done")
     exposed = _exposed(finished[0], tables, encoded, columns, EXPOSED_MEMBERS, NEIGHBOURS_SHOWN)
     return AuditResult(
         attacks=finished,
@@ -498,7 +581,9 @@ def run_audit(
             for table in tables.values()
         ),
         preprocessing=preprocessing,
-        settings=AuditSettings(chosen, counts, seed, dims, impute),
+        settings=AuditSettings(
+            chosen, counts, seed, dims, impute, logan_epochs=_logan_epochs(encoded)
+        ),
         versions=library_versions(),
     )
 
@@ -575,6 +660,7 @@ def results_json(result: AuditResult) -> dict[str, object]:
             "fprs": [fpr_label(rate) for rate in settings.fprs],
             "tpr_at_fpr_rule": "linear interpolation on the ROC curve (Synth-MIA testbed)",
             "kde_bandwidth": settings.bandwidth,
+            "logan_max_epochs": settings.logan_epochs,
             "exposed_ranked_by": result.exposed_by,
             "preprocessing": _preprocessing_json(result.preprocessing),
         },

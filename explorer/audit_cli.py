@@ -10,6 +10,7 @@ input (a file, an option or the output folder).
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -89,7 +90,7 @@ def _progress_bar(total_hint: int) -> Iterator[Callable[[str, int, int], None]]:
 
         def report(step: str, done: int, total: int) -> None:
             bar.length = total
-            bar.update(done - bar.pos, current_item=step)
+            bar.update(done - bar.pos, current_item="" if step in ("start", "done") else step)
 
         yield report
 
@@ -195,6 +196,13 @@ def _summary_lines(result: object, out: Path) -> list[str]:
     help="Fill missing values with the synthetic data's median instead of stopping.",
 )
 @click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Attacks computed in parallel.  [default: number of cores]",
+)
+@click.option(
     "--force", is_flag=True, help="Write into a folder that holds other files (they are kept)."
 )
 def audit_command(
@@ -210,6 +218,7 @@ def audit_command(
     seed: int,
     dims: int | None,
     impute: str | None,
+    jobs: int | None,
     force: bool,
 ) -> None:
     """Run membership-inference attacks on a synthetic release and write a report.
@@ -229,7 +238,8 @@ def audit_command(
         with _progress_bar(len(attacks) + 1) as progress:
             result = library.run_audit(
                 members, nonmembers, reference, synthetic,
-                k=k, attacks=attacks, seed=seed, dims=dims, impute=impute, progress=progress,
+                k=k, attacks=attacks, seed=seed, dims=dims, impute=impute,
+                jobs=jobs or os.cpu_count() or 1, progress=progress,
             )  # fmt: skip
     except library.AuditInputError as error:
         raise AuditError(str(error)) from error

@@ -475,6 +475,7 @@ def _method_notes(result: AuditResult, lang: str) -> list[str]:
 def _settings_rows(result: AuditResult, lang: str) -> list[tuple[str, str]]:
     settings = result.settings
     impute = "impute_none" if settings.impute is None else f"impute_{settings.impute}"
+    logan = [(translate("setting_logan_epochs", lang), str(settings.logan_epochs))]
     return [
         (translate("setting_attacks", lang), ", ".join(settings.attacks)),
         (translate("setting_k", lang), ", ".join(str(count) for count in settings.k)),
@@ -487,6 +488,7 @@ def _settings_rows(result: AuditResult, lang: str) -> list[tuple[str, str]]:
             translate("none", lang) if settings.dims is None else str(settings.dims),
         ),
         (translate("setting_impute", lang), translate(impute, lang)),
+        *(logan if "logan" in settings.attacks else []),
     ]
 
 

@@ -92,9 +92,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "distributions": {"ko": "점수 분포", "en": "Score distributions"},
     "distributions_text": {
         "ko": "각 공격의 점수를 멤버와 비멤버로 나눈 분포입니다 (각 집단 안의 비율). 두 분포가 "
-        "멀수록 공격이 멤버를 잘 구별합니다. 양 끝 0.5 % 는 가장자리 구간에 합쳤습니다.",
+        "멀수록 공격이 멤버를 잘 구별합니다. 양 끝 1 % 는 가장자리 구간에 합쳤습니다.",
         "en": "Each attack's scores, members against non-members (share of each group per bin). "
-        "The further apart the two, the better the attack tells them apart. The outer 0.5 % on "
+        "The further apart the two, the better the attack tells them apart. The outer 1 % on "
         "each side are counted in the end bins.",
     },
     "score": {"ko": "점수", "en": "Score"},
@@ -167,6 +167,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "setting_attacks": {"ko": "공격", "en": "Attacks"},
     "setting_k": {"ko": "Gen-LRA 의 k (합성 이웃 수)", "en": "Gen-LRA's k (synthetic neighbours)"},
     "setting_bandwidth": {"ko": "KDE 대역폭", "en": "KDE bandwidth"},
+    "setting_logan_epochs": {
+        "ko": "LOGAN 학습 에포크 (최대)",
+        "en": "LOGAN training epochs (at most)",
+    },
     "setting_seed": {"ko": "시드", "en": "Seed"},
     "setting_bootstrap": {"ko": "부트스트랩 반복", "en": "Bootstrap replicates"},
     "setting_tpr_rule": {"ko": "FPR 에서의 TPR 읽기", "en": "TPR at FPR"},

@@ -500,3 +500,20 @@ def test_the_readme_library_example_runs(monkeypatch, capsys):
     exec(compile(example, "README.md (Audit your own synthetic data)", "exec"), {})
     printed = capsys.readouterr().out.splitlines()
     assert printed[0].startswith("gen_lra_k5 0.744 ") and printed[2].startswith("dcr 0.755 ")
+
+
+def test_parallel_attacks_give_the_same_numbers_and_report_progress():
+    calls = []
+    attacks = ("gen_lra", "dcr", "classifier")
+    one = run_audit(*HOUSING_FILES.values(), k=(5, 20), attacks=attacks, jobs=1)
+    two = run_audit(
+        *HOUSING_FILES.values(),
+        k=(5, 20),
+        attacks=attacks,
+        jobs=2,
+        progress=lambda step, done, total: calls.append((step, done, total)),
+    )
+    assert results_json(one) == results_json(two)
+    assert calls[0] == ("start", 0, 7) and calls[-1] == ("done", 7, 7)
+    assert sorted(step for step, _, _ in calls[1:4]) == sorted(attacks)
+    assert [done for _, done, _ in calls] == [0, 1, 2, 3, 4, 5, 6, 7, 7]
