@@ -397,10 +397,14 @@ def _logan_epochs(encoded: EncodedTables) -> int:
 
 def _attack_task(
     attack: str, counts: Sequence[int], targets: FloatArray, encoded: EncodedTables, seed: int
-) -> tuple[str, list[tuple[int | None, FloatArray]]]:
+) -> tuple[str, list[tuple[int | None, FloatArray]] | str]:
+    """One attack's scores, or the sentence of the ``ValueError`` that stopped it."""
     # OpenBLAS threads make the KDE attacks' many small products several times slower.
     with threadpool_limits(limits=1, user_api="blas"):
-        return attack, _scores(attack, counts, targets, encoded, seed)
+        try:
+            return attack, _scores(attack, counts, targets, encoded, seed)
+        except ValueError as error:  # the attack library's word on tables it cannot use
+            return attack, str(error)
 
 
 def _run_attacks(
@@ -417,6 +421,11 @@ def _run_attacks(
     tasks = (delayed(_attack_task)(a, counts, targets, encoded, seed) for a in slowest_first)
     found = {}
     for attack, columns in Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks):
+        if isinstance(columns, str):
+            raise AuditInputError(
+                f"the {attack} attack cannot run on these tables: {columns}",
+                fix=f"use larger samples, or leave {attack} out with --attacks",
+            )
         steps(attack)
         found[attack] = columns
     return [(attack, count, scores) for attack in chosen for count, scores in found[attack]]

@@ -95,6 +95,27 @@ def _progress_bar(total_hint: int) -> Iterator[Callable[[str, int, int], None]]:
         yield report
 
 
+def _notes(result: object) -> list[str]:
+    """What the preprocessing changed, and a warning about many dimensions."""
+    preprocessing = result.preprocessing  # type: ignore[attr-defined]
+    notes = [
+        f"note: column '{column.name}' dropped: it is always {column.value} in the "
+        f"{' and '.join(column.constant_in)} data"
+        for column in preprocessing.dropped
+    ]
+    notes += [
+        f"note: {item.count} missing value(s) in column '{item.column}' of the {item.role} "
+        f"file filled with {item.value}"
+        for item in preprocessing.imputed
+    ]
+    if result.high_dimension:  # type: ignore[attr-defined]
+        notes.append(
+            f"warning: the attacks see {preprocessing.dimension} dimensions, too many for a "
+            "reliable kernel density estimate; consider --dims"
+        )
+    return notes
+
+
 def _summary_lines(result: object, out: Path) -> list[str]:
     lines = []
     if result.has_nonmembers:  # type: ignore[attr-defined]
@@ -248,6 +269,8 @@ def audit_command(
         result, library.results_json(result), library.scores_table(result), lang, gate=gate
     )
     write_outputs(out, files)
+    for note in _notes(result):
+        click.echo(note, err=True)
     for line in _summary_lines(result, out):
         click.echo(line)
     if gate is not None and gate.failed:

@@ -209,6 +209,23 @@ def test_constant_columns_are_dropped_with_a_note(tmp_path):
     result = run_audit(*paths.values(), attacks=("dcr",))
     assert [column.name for column in result.preprocessing.dropped] == ["country"]
     assert result.preprocessing.dropped[0].constant_in == ("synthetic", "reference")
+    printed = invoke(*args_for(paths, tmp_path / "out", "--lang", "en"))
+    assert (
+        "note: column 'country' dropped: it is always KR in the synthetic and reference data"
+        in (printed.output)
+    )
+    report = (tmp_path / "out" / "report.html").read_text("utf-8")
+    assert "Column &#39;country&#39; was dropped: it takes a single value (KR)" in report
+
+
+def test_an_attack_that_cannot_run_on_tiny_tables_says_so(tmp_path):
+    paths = small_tables(tmp_path, rows=6)
+    result = invoke(*args_for(paths, tmp_path / "out", "--attacks", "dpi"))
+    assert_bad_input(
+        result,
+        "the dpi attack cannot run on these tables: k must be between 1 and the 12 pooled rows, "
+        "got 20; use larger samples, or leave dpi out with --attacks",
+    )
 
 
 def test_impute_median_fills_missing_values_from_the_synthetic_data(tmp_path):
