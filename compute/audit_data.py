@@ -235,7 +235,7 @@ def check_columns(tables: Sequence[Table]) -> list[str]:
     synthetic = next(table for table in tables if table.role == "synthetic")
     expected = list(synthetic.frame.columns)
     duplicated = sorted({name for name in expected if expected.count(name) > 1})
-    problems = []
+    problems: dict[str, str] = {}
     for table in tables:
         present = list(table.frame.columns)
         missing = [name for name in expected if name not in present]
@@ -244,12 +244,14 @@ def check_columns(tables: Sequence[Table]) -> list[str]:
             [f"has {_listed(extra)} in addition"] if extra else []
         )
         if parts:
-            problems.append(f"{table.source} {' and '.join(parts)}")
-    if duplicated or problems:
-        detail = "; ".join(problems) or f"{synthetic.source} repeats {_listed(duplicated)}"
+            problems[table.source] = f"{table.source} {' and '.join(parts)}"
+    if duplicated:
+        problems.setdefault(synthetic.source, f"{synthetic.source} repeats {_listed(duplicated)}")
+    if problems:
         raise AuditInputError(
-            f"the files do not have the same columns as {synthetic.source}: {detail}",
-            file=problems[0].split(" ")[0] if problems else synthetic.source,
+            f"the files do not have the same columns as {synthetic.source}: "
+            + "; ".join(problems.values()),
+            file=next(iter(problems)),
             fix="give every file the same columns (their order may differ)",
         )
     return expected
@@ -279,7 +281,7 @@ def check_kinds(tables: Sequence[Table], columns: Sequence[str]) -> dict[str, bo
         Listing every column that holds numbers in some files and text in
         others, with the first text value and its line.
     """
-    problems = []
+    problems: dict[str, str] = {}
     kinds: dict[str, bool] = {}
     for column in columns:
         text = [table for table in tables if is_text_column(table.frame[column])]
@@ -289,15 +291,15 @@ def check_kinds(tables: Sequence[Table], columns: Sequence[str]) -> dict[str, bo
             where = "; ".join(
                 f"{table.source}: {_first_text(table.frame[column])}" for table in text
             )
-            problems.append(
+            problems[column] = (
                 f"column '{column}' holds numbers in "
                 f"{', '.join(table.source for table in numbers)} but text in "
                 f"{', '.join(table.source for table in text)} ({where})"
             )
     if problems:
         raise AuditInputError(
-            "; ".join(problems),
-            column=problems[0].split("'")[1],
+            "; ".join(problems.values()),
+            column=next(iter(problems)),
             fix="correct those values, or make the column text in every file",
         )
     return kinds
