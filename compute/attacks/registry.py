@@ -62,8 +62,8 @@ _SPECS = (
         gen_lra_scores,
         "Gen-LRA",
         "Gen-LRA (생성 우도비 공격)",
-        "Ward, Wang and Cheng, 'Gen-LRA: towards a principled membership inference attack "
-        "for generative models', arXiv, 2025",
+        "Ward, Wang and Cheng, 'Privacy auditing synthetic data release through local "
+        "likelihood attacks', arXiv:2508.21146, 2025",
     ),
     AttackSpec(
         "dcr",
