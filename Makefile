@@ -37,6 +37,12 @@ lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# Run every benchmark in tests/bench/ (the attacks, a full audit of 10,000 rows per table);
+# they print timings and ratios and assert nothing.
+.PHONY: bench
+bench: $(VENV)/.test-installed
+	for script in tests/bench/bench_*.py; do $(BIN)/python $$script || exit 1; done
+
 # Rewrite the code in ruff's format.
 format: $(VENV)/.test-installed
 	$(BIN)/ruff format .

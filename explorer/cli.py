@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from privacy_explorer import __version__
+from privacy_explorer.audit_cli import audit_command
 from privacy_explorer.build import Reporter, build
 from privacy_explorer.errors import ExplorerError
 from privacy_explorer.output import clean
@@ -241,6 +242,9 @@ def clean_command(project_dir: Path) -> None:
         click.echo(
             f"Kept what explorer did not write (or that changed since): {', '.join(cleaned.kept)}"
         )
+
+
+cli.add_command(audit_command)
 
 
 def main() -> None:

@@ -1,0 +1,278 @@
+"""``explorer audit``: attack your own synthetic data before you release it.
+
+The command only parses options, shows progress and prints a summary; the
+audit itself is :func:`compute.audit.run_audit` and the report
+:mod:`privacy_explorer.audit_report`. Exit status: 0 when the report is
+written, 1 when ``--fail-above`` is exceeded (after writing it), 2 on bad
+input (a file, an option or the output folder).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
+
+import click
+
+from privacy_explorer.audit_report import (
+    AuditError,
+    check_gate,
+    check_output_folder,
+    render_outputs,
+    write_outputs,
+)
+
+ATTACK_HELP = "gen_lra, dcr, dcr_diff, domias, density, mc, dpi, classifier, logan"
+
+
+def audit_library() -> ModuleType:
+    """``compute.audit``, from the repository that holds this engine when it is not importable."""
+    root = Path(__file__).resolve().parent.parent
+    if (root / "compute" / "audit.py").is_file() and str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    try:
+        return importlib.import_module("compute.audit")
+    except ModuleNotFoundError as error:
+        if error.name not in ("compute", "compute.audit"):
+            raise
+        raise AuditError(
+            "the audit library (compute/audit.py) is not installed beside this explorer; "
+            "run explorer audit from a checkout of the course repository"
+        ) from error
+
+
+def _numbers(value: str | None, option: str) -> tuple[int, ...]:
+    """``"5,20"`` as ``(5, 20)``."""
+    if value is None:
+        return (5,)
+    try:
+        counts = tuple(int(part) for part in value.replace(" ", "").split(",") if part)
+    except ValueError:
+        raise click.BadParameter(
+            f"give whole numbers separated by commas, e.g. 5,20; got {value!r}", param_hint=option
+        ) from None
+    if not counts or min(counts) < 1:
+        raise click.BadParameter(
+            f"give positive whole numbers, e.g. 5,20; got {value!r}", param_hint=option
+        )
+    return counts
+
+
+def _attacks(value: str | None, known: tuple[str, ...]) -> tuple[str, ...]:
+    if value is None:
+        return known
+    chosen = tuple(dict.fromkeys(part.strip() for part in value.split(",") if part.strip()))
+    unknown = [name for name in chosen if name not in known]
+    if unknown or not chosen:
+        raise click.BadParameter(
+            f"unknown attack {', '.join(repr(name) for name in unknown) or repr(value)}; choose "
+            f"from {', '.join(known)}",
+            param_hint="--attacks",
+        )
+    return chosen
+
+
+@contextmanager
+def _progress_bar(total_hint: int) -> Iterator[Callable[[str, int, int], None]]:
+    """A progress bar on standard error, moved by ``run_audit``'s progress callback."""
+    with click.progressbar(
+        length=total_hint,
+        label="Auditing",
+        file=sys.stderr,
+        show_eta=False,
+        item_show_func=lambda step: step,
+    ) as bar:
+
+        def report(step: str, done: int, total: int) -> None:
+            bar.length = total
+            bar.update(done - bar.pos, current_item="" if step in ("start", "done") else step)
+
+        yield report
+
+
+def _notes(result: object) -> list[str]:
+    """What the preprocessing changed, and a warning about many dimensions."""
+    preprocessing = result.preprocessing  # type: ignore[attr-defined]
+    notes = [
+        f"note: column '{column.name}' dropped: it is always {column.value} in the "
+        f"{' and '.join(column.constant_in)} data"
+        for column in preprocessing.dropped
+    ]
+    notes += [
+        f"note: {item.count} missing value(s) in column '{item.column}' of the {item.role} "
+        f"file filled with {item.value}"
+        for item in preprocessing.imputed
+    ]
+    if result.high_dimension:  # type: ignore[attr-defined]
+        notes.append(
+            f"warning: the attacks see {preprocessing.dimension} dimensions, too many for a "
+            "reliable kernel density estimate; consider --dims"
+        )
+    return notes
+
+
+def _summary_lines(result: object, out: Path) -> list[str]:
+    lines = []
+    if result.has_nonmembers:  # type: ignore[attr-defined]
+        lines.append(f"{'attack':<14} {'AUC':>6}  {'95% interval':<15} {'TPR@0.001':>9}")
+        for attack in result.attacks:  # type: ignore[attr-defined]
+            metrics = attack.metrics
+            interval = f"[{metrics.auc_ci[0]:.3f}, {metrics.auc_ci[1]:.3f}]"
+            lines.append(
+                f"{attack.key:<14} {metrics.auc:>6.3f}  {interval:<15} "
+                f"{metrics.tpr_at_fpr[0.001]:>9.3f}"
+            )
+    else:
+        lines.append(
+            "No --nonmembers: the report has per-record scores and the most exposed members, no "
+            "AUC."
+        )
+    lines.append(f"Report: {out / 'report.html'}")
+    return lines
+
+
+@click.command("audit")
+@click.option(
+    "--members",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="Records the generator was trained on (CSV).",
+)
+@click.option(
+    "--nonmembers",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Records of the same population it never saw (CSV). Without them: scores only, no AUC.",
+)
+@click.option(
+    "--reference",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="Another sample of the population (CSV).",
+)
+@click.option(
+    "--synthetic",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="The synthetic release (CSV).",
+)
+@click.option(
+    "--out",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="Folder for report.html, results.json and scores.csv.",
+)
+@click.option(
+    "--k",
+    "k_values",
+    metavar="K[,K…]",
+    default=None,
+    help="Gen-LRA's numbers of nearest synthetic records.  [default: 5]",
+)
+@click.option(
+    "--attacks",
+    "attack_names",
+    metavar="NAME[,NAME…]",
+    default=None,
+    help=f"Attacks to run.  [default: all: {ATTACK_HELP}]",
+)
+@click.option(
+    "--lang",
+    type=click.Choice(["ko", "en"]),
+    default="ko",
+    show_default=True,
+    help="Language of the report.",
+)
+@click.option(
+    "--fail-above",
+    type=click.FloatRange(0, 1),
+    default=None,
+    metavar="AUC",
+    help="Exit with status 1 (after writing the report) when any attack's AUC is above this.",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Seed of the bootstrap and of the classifier and LOGAN attacks.",
+)
+@click.option(
+    "--dims",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Keep the first N principal components of the reference data "
+    "(for many or collinear columns).",
+)
+@click.option(
+    "--impute",
+    type=click.Choice(["median"]),
+    default=None,
+    help="Fill missing values with the synthetic data's median instead of stopping.",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Attacks computed in parallel.  [default: number of cores]",
+)
+@click.option(
+    "--force", is_flag=True, help="Write into a folder that holds other files (they are kept)."
+)
+def audit_command(
+    members: Path,
+    nonmembers: Path | None,
+    reference: Path,
+    synthetic: Path,
+    out: Path,
+    k_values: str | None,
+    attack_names: str | None,
+    lang: str,
+    fail_above: float | None,
+    seed: int,
+    dims: int | None,
+    impute: str | None,
+    jobs: int | None,
+    force: bool,
+) -> None:
+    """Run membership-inference attacks on a synthetic release and write a report.
+
+    Example: explorer audit --members mem.csv --nonmembers non_mem.csv
+    --reference ref.csv --synthetic synth.csv --out audit-report
+    """
+    library = audit_library()
+    k = _numbers(k_values, "--k")
+    attacks = _attacks(attack_names, library.ATTACK_KEYS)
+    if fail_above is not None and nonmembers is None:
+        raise click.UsageError(
+            "--fail-above needs --nonmembers: without them there is no AUC to compare"
+        )
+    check_output_folder(out, force)
+    try:
+        with _progress_bar(len(attacks) + 1) as progress:
+            result = library.run_audit(
+                members, nonmembers, reference, synthetic,
+                k=k, attacks=attacks, seed=seed, dims=dims, impute=impute,
+                jobs=jobs or os.cpu_count() or 1, progress=progress,
+            )  # fmt: skip
+    except library.AuditInputError as error:
+        raise AuditError(str(error)) from error
+    gate = check_gate(result, fail_above)
+    files = render_outputs(
+        result, library.results_json(result), library.scores_table(result), lang, gate=gate
+    )
+    write_outputs(out, files)
+    for note in _notes(result):
+        click.echo(note, err=True)
+    for line in _summary_lines(result, out):
+        click.echo(line)
+    if gate is not None and gate.failed:
+        click.echo(f"AUC above --fail-above {fail_above:g}: {', '.join(gate.failed)}", err=True)
+        click.get_current_context().exit(1)

@@ -1,0 +1,229 @@
+"""Every sentence of the audit report, in Korean and English.
+
+A template asks for ``t("key")``; ``{name}`` fields are filled by the caller
+with ``t("key", name=value)``. Values are escaped by Jinja after formatting.
+"""
+
+from __future__ import annotations
+
+STRINGS: dict[str, dict[str, str]] = {
+    "title": {
+        "ko": "합성 데이터 멤버십 추론 감사 보고서",
+        "en": "Membership-inference audit of a synthetic data release",
+    },
+    "subtitle": {
+        "ko": "explorer audit 이 공개 전 합성 데이터에 여러 공격을 실행한 결과입니다.",
+        "en": "What explorer audit found when it attacked the release before publication.",
+    },
+    "contents": {"ko": "목차", "en": "Contents"},
+    "summary": {"ko": "요약", "en": "Summary"},
+    "summary_strongest": {
+        "ko": "가장 강한 공격은 {attack}이며 AUC {auc} (95 % 구간 {lo}–{hi}) 입니다.",
+        "en": "The strongest attack is {attack}, with an AUC of {auc} (95 % interval {lo}–{hi}).",
+    },
+    "summary_low_fpr": {
+        "ko": "위양성률 0.001 에서 가장 높은 참양성률은 {tpr} ({attack}) 입니다. 비멤버 1,000 명 "
+        "중 1 명만 잘못 지목하는 기준으로 멤버의 {percent} 를 찾아낸다는 뜻입니다.",
+        "en": "The highest true-positive rate at a false-positive rate of 0.001 is {tpr} "
+        "({attack}): flagging only one non-member in a thousand, the attack still finds {percent} "
+        "of the members.",
+    },
+    "summary_no_nonmembers": {
+        "ko": "비멤버 파일이 주어지지 않아 AUC 와 참양성률은 계산하지 않았습니다. 레코드별 점수와 "
+        "가장 많이 노출된 멤버 순위만 있습니다.",
+        "en": "No non-member file was given, so there is no AUC and no true-positive rate: only "
+        "per-record scores and the ranking of the most exposed members.",
+    },
+    "gate_pass": {
+        "ko": "공개 기준: 모든 공격의 AUC 가 {limit} 이하입니다 (통과).",
+        "en": "Release gate: every attack's AUC is at most {limit} (passed).",
+    },
+    "gate_fail": {
+        "ko": "공개 기준: AUC 가 {limit} 을 넘는 공격이 있습니다: {attacks} (실패).",
+        "en": "Release gate: some attacks have an AUC above {limit}: {attacks} (failed).",
+    },
+    "reading": {"ko": "읽는 법", "en": "How to read this report"},
+    "reading_auc": {
+        "ko": "AUC 는 임의의 멤버가 임의의 비멤버보다 높은 점수를 받을 확률입니다. 0.5 는 동전 "
+        "던지기와 같아 공격이 멤버를 구별하지 못한다는 뜻이고, 1 에 가까울수록 학습 레코드가 합성 "
+        "데이터에서 드러납니다.",
+        "en": "The AUC is the chance that a random member scores higher than a random non-member. "
+        "At 0.5 the attack does no better than a coin toss; the closer to 1, the more the training "
+        "records show through the synthetic data.",
+    },
+    "reading_tpr": {
+        "ko": "위양성률(FPR) 0.001 에서의 참양성률(TPR)은 공격자가 비멤버를 1,000 명 중 1 명만 "
+        "잘못 지목하도록 기준을 정했을 때 찾아내는 멤버의 비율입니다. 0.05 라면 학습 레코드 20 개 "
+        "중 1 개를 거의 확신하며 지목할 수 있다는 뜻으로, AUC 가 낮아도 심각한 위험입니다.",
+        "en": "The true-positive rate (TPR) at a false-positive rate (FPR) of 0.001 is the share "
+        "of members an attacker finds when the threshold wrongly flags only one non-member in a "
+        "thousand. A value of 0.05 means one training record in twenty can be singled out with "
+        "near certainty: a serious risk even when the AUC looks modest.",
+    },
+    "reading_ci": {
+        "ko": "괄호 안의 구간은 멤버와 비멤버를 각각 다시 뽑은 부트스트랩 95 % 구간입니다. "
+        "비멤버가 n 명이면 n 보다 작은 FPR(예: 200 명일 때 0.001)은 곡선의 보간으로만 읽을 수 "
+        "있습니다.",
+        "en": "Intervals are stratified bootstrap 95 % intervals (members and non-members "
+        "resampled separately). With n non-members, an FPR below 1/n (0.001 with 200 non-members) "
+        "can only be read by interpolating the curve.",
+    },
+    "results": {"ko": "공격별 결과", "en": "Results by attack"},
+    "results_caption": {
+        "ko": "AUC 와 고정된 위양성률에서의 참양성률 (괄호: 부트스트랩 95 % 구간)",
+        "en": "AUC and true-positive rate at fixed false-positive rates (in brackets: bootstrap 95 "
+        "% interval)",
+    },
+    "attack": {"ko": "공격", "en": "Attack"},
+    "auc": {"ko": "AUC", "en": "AUC"},
+    "tpr_at": {"ko": "TPR @ FPR {fpr}", "en": "TPR at FPR {fpr}"},
+    "roc": {"ko": "ROC 곡선", "en": "ROC curves"},
+    "roc_linear": {
+        "ko": "선형 축: 전체 곡선. 대각선은 무작위 추측입니다.",
+        "en": "Linear axes: the whole curve. The diagonal is random guessing.",
+    },
+    "roc_log": {
+        "ko": "로그 축: 낮은 위양성률 영역을 확대합니다. 대각선은 무작위 추측입니다.",
+        "en": "Log axes: the low false-positive region enlarged. The diagonal is random guessing.",
+    },
+    "fpr": {"ko": "위양성률 (FPR)", "en": "False-positive rate (FPR)"},
+    "tpr": {"ko": "참양성률 (TPR)", "en": "True-positive rate (TPR)"},
+    "chance": {"ko": "무작위", "en": "chance"},
+    "distributions": {"ko": "점수 분포", "en": "Score distributions"},
+    "distributions_text": {
+        "ko": "각 공격의 점수를 멤버와 비멤버로 나눈 분포입니다 (각 집단 안의 비율). 두 분포가 "
+        "멀수록 공격이 멤버를 잘 구별합니다. 양 끝 1 % 는 가장자리 구간에 합쳤습니다.",
+        "en": "Each attack's scores, members against non-members (share of each group per bin). "
+        "The further apart the two, the better the attack tells them apart. The outer 1 % on "
+        "each side are counted in the end bins.",
+    },
+    "score": {"ko": "점수", "en": "Score"},
+    "share": {"ko": "집단 내 비율", "en": "Share of group"},
+    "group": {"ko": "집단", "en": "Group"},
+    "members": {"ko": "멤버", "en": "Members"},
+    "nonmembers": {"ko": "비멤버", "en": "Non-members"},
+    "reference": {"ko": "참조", "en": "Reference"},
+    "synthetic": {"ko": "합성", "en": "Synthetic"},
+    "exposed": {"ko": "가장 많이 노출된 멤버", "en": "Most exposed members"},
+    "exposed_text": {
+        "ko": "{attack} 점수가 가장 높은 멤버 {count} 명을, 공격이 보는 표준화된 공간에서 가장 "
+        "가까운 합성 레코드와 함께 원래 단위로 보여 줍니다. 거의 같은 값이 보이면 생성기가 그 "
+        "레코드를 기억했을 가능성이 큽니다.",
+        "en": "The {count} members with the highest {attack} score, each beside its nearest "
+        "synthetic records (nearest in the standardized space the attacks see), in the files' own "
+        "units. Near-identical values suggest the generator memorized that record.",
+    },
+    "exposed_member": {
+        "ko": "{rank}위: 멤버 파일 {row}번째 레코드, 점수 {score}",
+        "en": "#{rank}: record {row} of the members file, score {score}",
+    },
+    "exposed_share": {
+        "ko": "비멤버 중 이 점수 이상: {share}",
+        "en": "Non-members scoring at least as high: {share}",
+    },
+    "record": {"ko": "레코드", "en": "Record"},
+    "distance": {"ko": "거리", "en": "Distance"},
+    "member_row": {"ko": "멤버 {row}", "en": "member {row}"},
+    "synthetic_row": {"ko": "합성 {row}", "en": "synthetic {row}"},
+    "missing_value": {"ko": "(없음)", "en": "(missing)"},
+    "method": {"ko": "전처리와 설정", "en": "Preprocessing and settings"},
+    "method_scaler": {
+        "ko": "모든 열은 합성 데이터의 평균과 모표준편차로 표준화했습니다 (Synth-MIA 테스트베드의 "
+        "기본값).",
+        "en": "Every column was standardized with the synthetic data's mean and population "
+        "standard deviation (the Synth-MIA testbed's default).",
+    },
+    "method_categorical": {
+        "ko": "텍스트 열 {columns} 은 네 파일 전체에서 정렬한 범주 순서로 번호를 매긴 뒤 "
+        "표준화했습니다.",
+        "en": "Text columns {columns} were numbered in the sorted order of their categories over "
+        "all files, then standardized.",
+    },
+    "method_dropped": {
+        "ko": "열 '{column}' 은 {where} 데이터에서 값이 하나({value})뿐이라 제외했습니다.",
+        "en": "Column '{column}' was dropped: it takes a single value ({value}) in the {where} "
+        "data.",
+    },
+    "method_imputed": {
+        "ko": "{file} 파일의 '{column}' 열에서 빠진 값 {count} 개를 {value} 로 채웠습니다 (합성 "
+        "데이터의 중앙값 또는 최빈값).",
+        "en": "{count} missing values in column '{column}' of the {file} file were filled with "
+        "{value} (the synthetic data's median, or most frequent value).",
+    },
+    "method_dims": {
+        "ko": "표준화한 레코드를 참조 데이터의 첫 {dims} 개 주성분에 사영했습니다 (참조 분산의 "
+        "{share} 보존).",
+        "en": "The standardized records were projected onto the first {dims} principal components "
+        "of the reference data (keeping {share} of its variance).",
+    },
+    "method_high_dimension": {
+        "ko": "공격이 보는 차원이 {dims} 개로 많아 커널 밀도 추정이 부정확할 수 있습니다. --dims "
+        "로 차원을 줄여 다시 실행해 보세요.",
+        "en": "The attacks see {dims} dimensions, too many for a reliable kernel density estimate; "
+        "consider running again with --dims to reduce them.",
+    },
+    "setting": {"ko": "설정", "en": "Setting"},
+    "value": {"ko": "값", "en": "Value"},
+    "setting_attacks": {"ko": "공격", "en": "Attacks"},
+    "setting_k": {"ko": "Gen-LRA 의 k (합성 이웃 수)", "en": "Gen-LRA's k (synthetic neighbours)"},
+    "setting_bandwidth": {"ko": "KDE 대역폭", "en": "KDE bandwidth"},
+    "setting_logan_epochs": {
+        "ko": "LOGAN 학습 에포크 (최대)",
+        "en": "LOGAN training epochs (at most)",
+    },
+    "setting_seed": {"ko": "시드", "en": "Seed"},
+    "setting_bootstrap": {"ko": "부트스트랩 반복", "en": "Bootstrap replicates"},
+    "setting_tpr_rule": {"ko": "FPR 에서의 TPR 읽기", "en": "TPR at FPR"},
+    "tpr_rule": {
+        "ko": "ROC 곡선 위 선형 보간 (테스트베드 규칙)",
+        "en": "linear interpolation on the ROC curve (the testbed's rule)",
+    },
+    "setting_dims": {"ko": "주성분 수", "en": "Principal components"},
+    "setting_impute": {"ko": "빠진 값", "en": "Missing values"},
+    "impute_none": {"ko": "오류로 처리", "en": "an error"},
+    "impute_median": {"ko": "중앙값으로 채움", "en": "filled with the median"},
+    "none": {"ko": "없음", "en": "none"},
+    "inputs": {"ko": "입력 파일", "en": "Input files"},
+    "role": {"ko": "역할", "en": "Role"},
+    "file": {"ko": "파일", "en": "File"},
+    "rows": {"ko": "행", "en": "Rows"},
+    "columns": {"ko": "열", "en": "Columns"},
+    "versions": {"ko": "패키지 버전", "en": "Package versions"},
+    "package": {"ko": "패키지", "en": "Package"},
+    "version": {"ko": "버전", "en": "Version"},
+    "sources": {"ko": "공격의 출처", "en": "Where the attacks come from"},
+    "limits": {"ko": "한계", "en": "Limits"},
+    "limits_reference": {
+        "ko": "이 감사는 참조 표본이 학습 데이터와 같은 모집단에서 왔다고 가정합니다. 다른 "
+        "모집단의 표본이면 점수는 기억이 아니라 모집단의 차이를 잽니다.",
+        "en": "The audit assumes the reference sample comes from the same population as the "
+        "training data. A sample from another population makes the scores measure that difference "
+        "instead of memorization.",
+    },
+    "limits_empirical": {
+        "ko": "이것은 경험적 공격입니다. 낮은 점수는 여기 있는 공격이 실패했다는 뜻일 뿐, "
+        "프라이버시를 보장하지 않습니다. 보장이 필요하면 차분 프라이버시(3강)로 생성기를 "
+        "학습하세요.",
+        "en": "These are empirical attacks. A low score only means that these attacks failed; it "
+        "is not a privacy guarantee. For a guarantee, train the generator with differential "
+        "privacy (lesson 03).",
+    },
+    "footer": {
+        "ko": "Privacy & Copyright — Trustworthy AI 의 explorer audit 이 만든 보고서입니다. 외부 "
+        "요청 없이 열립니다.",
+        "en": "Written by explorer audit (Privacy & Copyright — Trustworthy AI). It opens offline "
+        "and requests nothing from outside this file.",
+    },
+    "chart_roc_linear": {"ko": "ROC 곡선 (선형 축)", "en": "ROC curves (linear axes)"},
+    "chart_roc_log": {"ko": "ROC 곡선 (로그 축)", "en": "ROC curves (log axes)"},
+    "chart_distributions": {
+        "ko": "공격별 멤버와 비멤버의 점수 분포",
+        "en": "Score distributions of members and non-members, by attack",
+    },
+}
+
+
+def translate(key: str, lang: str, **fields: object) -> str:
+    """The sentence ``key`` in ``lang``, with ``{name}`` fields filled in."""
+    text = STRINGS[key][lang]
+    return text.format(**fields) if fields else text

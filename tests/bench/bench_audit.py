@@ -1,0 +1,163 @@
+"""Time and peak memory of a full audit at scale: 10,000 rows in each table, 10 columns.
+
+Run with ``make bench`` (or ``python tests/bench/bench_audit.py`` from the
+repository root). Every attack runs, Gen-LRA with k = 5 and k = 20, on a
+simulated release in which the generator reproduces its training records with
+a little noise. The issue's budget is 2 minutes and 2 GB on 2 cores; this
+prints the measurements and their ratio to that budget, and asserts nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from compute.audit import run_audit
+
+ROWS = 10_000
+COLUMNS = 10
+BUDGET_SECONDS = 120.0
+BUDGET_BYTES = 2 * 1024**3
+
+
+def population(rng: np.random.Generator, rows: int) -> pd.DataFrame:
+    """Correlated Gaussian records with one integer-valued column."""
+    mixing = np.random.default_rng(0).normal(size=(COLUMNS, COLUMNS)) / np.sqrt(COLUMNS)
+    values = rng.normal(size=(rows, COLUMNS)) @ mixing
+    values[:, -1] = np.round(3 * values[:, -1])
+    return pd.DataFrame(values, columns=[f"x{index}" for index in range(COLUMNS)])
+
+
+def tables(seed: int = 1) -> dict[str, pd.DataFrame]:
+    """Members, non-members, reference and a release that half-copies its members."""
+    rng = np.random.default_rng(seed)
+    members, nonmembers, reference = (population(rng, ROWS) for _ in range(3))
+    copied = members.to_numpy() + rng.normal(scale=0.1, size=members.shape)
+    fresh = population(rng, ROWS).to_numpy()
+    synthetic = np.where(rng.random((ROWS, 1)) < 0.5, copied, fresh)
+    return {
+        "members": members,
+        "nonmembers": nonmembers,
+        "reference": reference,
+        "synthetic": pd.DataFrame(synthetic, columns=members.columns),
+    }
+
+
+def _rss_bytes(pid: int) -> int:
+    """Resident memory of one process (0 once it has gone)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            line = next(line for line in status if line.startswith("VmRSS:"))
+    except (OSError, StopIteration):
+        return 0
+    return int(line.split()[1]) * 1024
+
+
+def _descendants(pid: int) -> list[int]:
+    found, pending = [], [pid]
+    while pending:
+        parent = pending.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{parent}/task/{task}/children", encoding="ascii") as children:
+                    kids = [int(kid) for kid in children.read().split()]
+            except OSError:
+                continue
+            found += kids
+            pending += kids
+    return found
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of one process so far (0 once it has gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Usage:
+    """Peak total resident memory and CPU time of this process and its workers (50 ms samples).
+
+    Other work on a shared machine lengthens the wall-clock time but not the
+    CPU time, so the CPU time divided by the cores is what an idle machine needs.
+    """
+
+    def __init__(self) -> None:
+        self.peak = 0
+        self.cpu: dict[int, float] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self) -> None:
+        while not self._stop.wait(0.05):
+            pids = [os.getpid(), *_descendants(os.getpid())]
+            self.peak = max(self.peak, sum(_rss_bytes(pid) for pid in pids))
+            for pid in pids:
+                self.cpu[pid] = max(self.cpu.get(pid, 0.0), _cpu_seconds(pid))
+
+    @property
+    def cpu_seconds(self) -> float:
+        """CPU time of every process seen."""
+        return sum(self.cpu.values())
+
+    def __enter__(self) -> Usage:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def main() -> None:
+    data = tables()
+    steps: list[tuple[str, float]] = []
+
+    def progress(step: str, done: int, total: int) -> None:
+        steps.append((step, time.perf_counter()))
+        print(f"  [{done}/{total}] {step} at {steps[-1][1] - steps[0][1]:.1f} s", flush=True)
+
+    start = time.perf_counter()
+    start_cpu = _cpu_seconds(os.getpid())
+    with Usage() as usage:
+        result = run_audit(
+            data["members"],
+            data["nonmembers"],
+            data["reference"],
+            data["synthetic"],
+            k=(5, 20),
+            jobs=2,
+            progress=progress,
+        )
+    elapsed = time.perf_counter() - start
+    peak = usage.peak
+    cpu = usage.cpu_seconds - start_cpu
+    print(f"audit of 4 x {ROWS:,} rows x {COLUMNS} columns, {len(result.attacks)} results")
+    print(f"total        {elapsed:7.1f} s  ({elapsed / BUDGET_SECONDS:.2f} of the 120 s budget)")
+    print(
+        f"CPU time     {cpu:7.1f} s  (on 2 idle cores at least {cpu / 2:.1f} s wall-clock; "
+        f"load average now {os.getloadavg()[0]:.1f})"
+    )
+    print(f"peak memory  {peak / 1024**2:7.0f} MB ({peak / BUDGET_BYTES:.2f} of the 2 GB budget)")
+    for attack in result.attacks:
+        assert attack.metrics is not None
+        print(f"  {attack.key:<12} AUC {attack.metrics.auc:.3f}")
+
+
+if __name__ == "__main__":
+    main()

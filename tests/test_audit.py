@@ -1,0 +1,536 @@
+"""``explorer audit`` and ``compute.audit``: the housing numbers, the outputs, every bad input."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner, Result
+
+from compute.audit import ATTACK_KEYS, results_json, run_audit, scores_table
+from compute.audit_data import AuditInputError
+from privacy_explorer.audit_report import MARKER
+from privacy_explorer.cli import cli
+
+REPO = Path(__file__).resolve().parent.parent
+HOUSING = REPO / "tests" / "data" / "synth-mia-housing"
+HOUSING_FILES = {
+    "members": HOUSING / "mem.csv",
+    "nonmembers": HOUSING / "non_mem.csv",
+    "reference": HOUSING / "ref.csv",
+    "synthetic": HOUSING / "synth.csv",
+}
+FAST = "gen_lra,dcr"
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(cli, ["audit", *args], prog_name="explorer")
+
+
+def housing_args(out: Path, *options: str, nonmembers: bool = True) -> list[str]:
+    args = ["--members", str(HOUSING_FILES["members"])]
+    if nonmembers:
+        args += ["--nonmembers", str(HOUSING_FILES["nonmembers"])]
+    args += [
+        "--reference",
+        str(HOUSING_FILES["reference"]),
+        "--synthetic",
+        str(HOUSING_FILES["synthetic"]),
+    ]
+    return [*args, "--out", str(out), *options]
+
+
+def small_tables(folder: Path, rows: int = 40, seed: int = 0) -> dict[str, Path]:
+    """Four CSVs of ``rows`` records with two numeric columns and one text column."""
+    rng = np.random.default_rng(seed)
+    paths = {}
+    for role in ("members", "nonmembers", "reference", "synthetic"):
+        frame = pd.DataFrame(
+            {
+                "age": rng.integers(18, 90, rows),
+                "income": np.round(rng.lognormal(10, 0.5, rows), 2),
+                "region": rng.choice(["north", "south", "east"], rows),
+            }
+        )
+        paths[role] = folder / f"{role}.csv"
+        frame.to_csv(paths[role], index=False)
+    return paths
+
+
+def args_for(paths: dict[str, Path], out: Path, *options: str) -> list[str]:
+    args = []
+    for role, path in paths.items():
+        args += [f"--{role}", str(path)]
+    return [*args, "--out", str(out), "--attacks", "dcr", *options]
+
+
+def assert_bad_input(result: Result, message: str) -> None:
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[-1] == f"Error: {message}"
+    assert "Traceback" not in result.output
+
+
+# ---------------------------------------------------------------------------------------------
+# The authors' housing example
+
+
+def test_housing_defaults_give_the_published_gen_lra_and_dcr_auc():
+    result = run_audit(*HOUSING_FILES.values(), k=(5,), attacks=("gen_lra", "dcr"))
+    aucs = {attack.key: round(attack.metrics.auc, 3) for attack in result.attacks}
+    assert aucs == {"gen_lra": 0.744, "dcr": 0.755}
+    assert result.preprocessing.scaler_fitted_on == "synthetic"
+
+
+def test_the_command_writes_the_three_outputs_with_the_documented_shape(tmp_path):
+    out = tmp_path / "report"
+    result = invoke(*housing_args(out, "--lang", "en"))
+    assert result.exit_code == 0, result.output
+    assert sorted(path.name for path in out.iterdir()) == sorted(
+        [MARKER, "report.html", "results.json", "scores.csv"]
+    )
+    summary = json.loads((out / "results.json").read_text("utf-8"))
+    assert set(summary) == {"attacks", "inputs", "settings", "versions"}
+    assert list(summary["attacks"]) == sorted(ATTACK_KEYS)
+    for metrics in summary["attacks"].values():
+        assert set(metrics) == {"auc", "tpr_at_fpr", "auc_ci"}
+        assert set(metrics["tpr_at_fpr"]) == {"0", "0.001", "0.01", "0.1"}
+        lo, hi = metrics["auc_ci"]
+        assert lo <= metrics["auc"] <= hi
+    assert summary["attacks"]["gen_lra"]["auc"] == pytest.approx(0.74425)
+    assert summary["inputs"]["synthetic"]["rows"] == 200
+    assert len(summary["inputs"]["members"]["sha256"]) == 64
+    scores = pd.read_csv(out / "scores.csv")
+    assert list(scores.columns) == ["set", "row", *ATTACK_KEYS]
+    assert scores["set"].value_counts().to_dict() == {"member": 200, "nonmember": 200}
+    report = (out / "report.html").read_text("utf-8")
+    assert report.count("<svg") == 3 and "http://" not in report.replace(
+        'xmlns="http://www.w3.org/2000/svg"', ""
+    ).replace('xmlns:xlink="http://www.w3.org/1999/xlink"', "")
+    assert "gen_lra" in result.output and "Report:" in result.output
+
+
+def test_several_k_give_one_gen_lra_result_each(tmp_path):
+    result = invoke(*housing_args(tmp_path / "out", "--attacks", "gen_lra", "--k", "5,20"))
+    assert result.exit_code == 0, result.output
+    summary = json.loads((tmp_path / "out" / "results.json").read_text("utf-8"))
+    assert list(summary["attacks"]) == ["gen_lra_k20", "gen_lra_k5"]
+    assert summary["attacks"]["gen_lra_k5"]["auc"] == pytest.approx(0.74425)
+    assert summary["settings"]["k"] == [5, 20]
+
+
+def test_two_audits_of_the_same_inputs_are_byte_identical(tmp_path):
+    for name in ("a", "b"):
+        assert invoke(*housing_args(tmp_path / name, "--attacks", FAST)).exit_code == 0
+    for output in ("report.html", "results.json", "scores.csv"):
+        assert (tmp_path / "a" / output).read_bytes() == (tmp_path / "b" / output).read_bytes(), (
+            output
+        )
+
+
+def test_the_korean_report_is_the_default(tmp_path):
+    assert invoke(*housing_args(tmp_path / "out", "--attacks", FAST)).exit_code == 0
+    report = (tmp_path / "out" / "report.html").read_text("utf-8")
+    assert '<html lang="ko">' in report and "가장 많이 노출된 멤버" in report
+
+
+def test_without_nonmembers_there_are_scores_but_no_auc(tmp_path):
+    out = tmp_path / "out"
+    result = invoke(*housing_args(out, "--attacks", FAST, nonmembers=False))
+    assert result.exit_code == 0, result.output
+    assert "No --nonmembers" in result.output
+    summary = json.loads((out / "results.json").read_text("utf-8"))
+    assert summary["attacks"]["gen_lra"] == {"auc": None, "tpr_at_fpr": None, "auc_ci": None}
+    scores = pd.read_csv(out / "scores.csv")
+    assert len(scores) == 200 and set(scores["set"]) == {"member"}
+    assert (out / "report.html").read_text("utf-8").count("<svg") == 1  # distributions only
+
+
+def test_fail_above_exits_1_after_writing_the_report(tmp_path):
+    out = tmp_path / "out"
+    result = invoke(*housing_args(out, "--attacks", FAST, "--fail-above", "0.75"))
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1] == "AUC above --fail-above 0.75: dcr"
+    assert (out / "report.html").is_file() and (out / "results.json").is_file()
+    assert (
+        invoke(
+            *housing_args(tmp_path / "ok", "--attacks", FAST, "--fail-above", "0.8", "--force")
+        ).exit_code
+        == 0
+    )
+
+
+def test_fail_above_needs_nonmembers(tmp_path):
+    result = invoke(*housing_args(tmp_path / "out", "--fail-above", "0.6", nonmembers=False))
+    assert_bad_input(
+        result, "--fail-above needs --nonmembers: without them there is no AUC to compare"
+    )
+
+
+def test_most_exposed_members_are_shown_in_original_units(tmp_path):
+    result = run_audit(*HOUSING_FILES.values(), attacks=("gen_lra",))
+    top = result.exposed[0]
+    members = pd.read_csv(HOUSING_FILES["members"])
+    synthetic = pd.read_csv(HOUSING_FILES["synthetic"])
+    assert len(result.exposed) == 20 and [member.rank for member in result.exposed] == list(
+        range(1, 21)
+    )
+    assert top.values == tuple(members.iloc[top.row - 1])
+    assert top.neighbours[0].values == tuple(synthetic.iloc[top.neighbours[0].row - 1])
+    scores = result.attacks[0].member_scores
+    assert top.score == scores.max()
+    assert [n.distance for n in top.neighbours] == sorted(n.distance for n in top.neighbours)
+
+
+def test_text_columns_are_ordinal_encoded_and_record_values_escaped(tmp_path):
+    paths = small_tables(tmp_path)
+    frame = pd.read_csv(paths["members"])
+    frame.loc[0, "region"] = "<script>alert(1)</script>"
+    frame.to_csv(paths["members"], index=False)
+    result = invoke(*args_for(paths, tmp_path / "out", "--lang", "en"))
+    assert result.exit_code == 0, result.output
+    report = (tmp_path / "out" / "report.html").read_text("utf-8")
+    assert "<script" not in report
+    summary = json.loads((tmp_path / "out" / "results.json").read_text("utf-8"))
+    region = summary["settings"]["preprocessing"]["columns"][2]
+    assert region["kind"] == "category"
+    assert region["categories"] == ["<script>alert(1)</script>", "east", "north", "south"]
+
+
+def test_constant_columns_are_dropped_with_a_note(tmp_path):
+    paths = small_tables(tmp_path)
+    for path in paths.values():
+        frame = pd.read_csv(path)
+        frame["country"] = "KR"
+        frame.to_csv(path, index=False)
+    result = run_audit(*paths.values(), attacks=("dcr",))
+    assert [column.name for column in result.preprocessing.dropped] == ["country"]
+    assert result.preprocessing.dropped[0].constant_in == ("synthetic", "reference")
+    printed = invoke(*args_for(paths, tmp_path / "out", "--lang", "en"))
+    assert (
+        "note: column 'country' dropped: it is always KR in the synthetic and reference data"
+        in (printed.output)
+    )
+    report = (tmp_path / "out" / "report.html").read_text("utf-8")
+    assert "Column &#39;country&#39; was dropped: it takes a single value (KR)" in report
+
+
+def test_an_attack_that_cannot_run_on_tiny_tables_says_so(tmp_path):
+    paths = small_tables(tmp_path, rows=6)
+    result = invoke(*args_for(paths, tmp_path / "out", "--attacks", "dpi"))
+    assert_bad_input(
+        result,
+        "the dpi attack cannot run on these tables: k must be between 1 and the 12 pooled rows, "
+        "got 20; use larger samples, or leave dpi out with --attacks",
+    )
+
+
+def test_impute_median_fills_missing_values_from_the_synthetic_data(tmp_path):
+    paths = small_tables(tmp_path)
+    frame = pd.read_csv(paths["reference"])
+    frame.loc[[3, 7], "income"] = np.nan
+    frame.to_csv(paths["reference"], index=False)
+    median = pd.read_csv(paths["synthetic"])["income"].median()
+    result = run_audit(*paths.values(), attacks=("dcr",), impute="median")
+    (filled,) = result.preprocessing.imputed
+    assert (filled.role, filled.column, filled.count, filled.value) == (
+        "reference",
+        "income",
+        2,
+        f"{median:g}",
+    )
+
+
+def test_dims_projects_onto_principal_components_of_the_reference(tmp_path):
+    result = run_audit(*HOUSING_FILES.values(), attacks=("gen_lra", "dcr"), dims=4)
+    assert result.preprocessing.dims == 4
+    assert 0.5 < result.preprocessing.explained_variance < 1.0
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad input: exit status 2 and one clear sentence
+
+
+def test_missing_file(tmp_path):
+    paths = small_tables(tmp_path)
+    paths["reference"] = tmp_path / "nowhere.csv"
+    result = invoke(*args_for(paths, tmp_path / "out"))
+    assert_bad_input(
+        result, f"{tmp_path / 'nowhere.csv'}: no such file; check the path given to --reference"
+    )
+
+
+def test_empty_file(tmp_path):
+    paths = small_tables(tmp_path)
+    paths["members"].write_text("", "utf-8")
+    result = invoke(*args_for(paths, tmp_path / "out"))
+    assert_bad_input(
+        result,
+        f"{paths['members']}: the file is empty; export the records as CSV with a header row",
+    )
+
+
+def test_header_without_records(tmp_path):
+    paths = small_tables(tmp_path)
+    paths["members"].write_text("age,income,region\n", "utf-8")
+    result = invoke(*args_for(paths, tmp_path / "out"))
+    assert_bad_input(
+        result, f"{paths['members']}: has a header but no records; export the records too"
+    )
+
+
+def test_different_columns(tmp_path):
+    paths = small_tables(tmp_path)
+    frame = pd.read_csv(paths["nonmembers"]).rename(columns={"income": "salary"})
+    frame.to_csv(paths["nonmembers"], index=False)
+    result = invoke(*args_for(paths, tmp_path / "out"))
+    assert_bad_input(
+        result,
+        f"the files do not have the same columns as {paths['synthetic']}: {paths['nonmembers']} "
+        "lacks 'income' and has 'salary' in addition; give every file the same columns (their "
+        "order may differ)",
+    )
+
+
+def test_text_in_one_file_and_numbers_in_another(tmp_path):
+    paths = small_tables(tmp_path)
+    frame = pd.read_csv(paths["reference"])
+    frame["age"] = frame["age"].astype(str)
+    frame.loc[4, "age"] = "forty"
+    frame.to_csv(paths["reference"], index=False)
+    result = invoke(*args_for(paths, tmp_path / "out"))
+    numbers = ", ".join(str(paths[role]) for role in ("members", "nonmembers", "synthetic"))
+    assert_bad_input(
+        result,
+        f"column 'age' holds numbers in {numbers} but text in {paths['reference']} "
+        f"({paths['reference']}: 'forty' on line 6); correct those values, or make the column "
+        "text in every file",
+    )
+
+
+def test_missing_values(tmp_path):
+    paths = small_tables(tmp_path)
+    frame = pd.read_csv(paths["synthetic"])
+    frame.loc[[0, 9, 10], "income"] = np.nan
+    frame.to_csv(paths["synthetic"], index=False)
+    result = invoke(*args_for(paths, tmp_path / "out"))
+    assert_bad_input(
+        result,
+        f"{paths['synthetic']}: column 'income' has 3 missing values (lines 2, 11, 12); fill or "
+        "remove "
+        "those rows, or pass --impute median to fill them with the synthetic data's median",
+    )
+
+
+def test_missing_values_error_carries_file_column_and_count(tmp_path):
+    paths = small_tables(tmp_path)
+    frame = pd.read_csv(paths["members"])
+    frame.loc[5, "age"] = np.nan
+    frame.to_csv(paths["members"], index=False)
+    with pytest.raises(AuditInputError) as caught:
+        run_audit(*paths.values(), attacks=("dcr",))
+    assert (caught.value.file, caught.value.column, caught.value.rows) == (
+        str(paths["members"]),
+        "age",
+        1,
+    )
+    assert "--impute median" in caught.value.fix
+
+
+def test_a_single_row(tmp_path):
+    paths = small_tables(tmp_path)
+    pd.read_csv(paths["members"]).head(1).to_csv(paths["members"], index=False)
+    result = invoke(*args_for(paths, tmp_path / "out"))
+    assert_bad_input(
+        result,
+        f"{paths['members']}: has 1 record; an audit needs at least 2 in every file; "
+        "use a larger sample (hundreds of records give meaningful rates)",
+    )
+
+
+def test_all_constant_data(tmp_path):
+    paths = small_tables(tmp_path)
+    for path in paths.values():
+        pd.DataFrame({"age": [30] * 10, "region": ["north"] * 10}).to_csv(path, index=False)
+    result = invoke(*args_for(paths, tmp_path / "out"))
+    assert_bad_input(
+        result,
+        "no column varies in both the synthetic and the reference data (constant: 'age', "
+        "'region'), "
+        "so there is nothing to compare; check that the files hold the records you meant to audit",
+    )
+
+
+def test_a_file_that_is_not_csv(tmp_path):
+    paths = small_tables(tmp_path)
+    workbook = tmp_path / "members.xlsx"
+    workbook.write_bytes(b"PK\x03\x04 not really a workbook")
+    paths["members"] = workbook
+    result = invoke(*args_for(paths, tmp_path / "out"))
+    assert_bad_input(
+        result,
+        f"{workbook}: not a CSV file (the name ends in '.xlsx'); export the table as CSV (.csv) "
+        "or Parquet (.parquet)",
+    )
+
+
+def test_a_binary_file_named_csv(tmp_path):
+    paths = small_tables(tmp_path)
+    paths["members"].write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    result = invoke(*args_for(paths, tmp_path / "out"))
+    assert_bad_input(
+        result,
+        f"{paths['members']}: not a CSV file (it holds binary data); export the table as CSV text "
+        "with a header row",
+    )
+
+
+def test_parquet_without_an_engine_says_what_to_install(tmp_path, monkeypatch):
+    def no_engine(*args, **kwargs):
+        raise ImportError("Unable to find a usable engine")
+
+    monkeypatch.setattr(pd, "read_parquet", no_engine)
+    paths = small_tables(tmp_path)
+    table = tmp_path / "members.parquet"
+    table.write_bytes(b"PAR1")
+    paths["members"] = table
+    result = invoke(*args_for(paths, tmp_path / "out"))
+    assert_bad_input(
+        result,
+        f"{table}: reading Parquet needs pyarrow or fastparquet, and neither is installed; "
+        "install pyarrow (pip install pyarrow) or export the table as CSV",
+    )
+
+
+def test_collinear_columns_suggest_dims(tmp_path):
+    paths = small_tables(tmp_path)
+    for path in paths.values():
+        frame = pd.read_csv(path)
+        frame["age_in_months"] = frame["age"] * 12
+        frame.to_csv(path, index=False)
+    result = invoke(*args_for(paths, tmp_path / "out", "--attacks", "gen_lra"))
+    assert result.exit_code == 2, result.output
+    message = result.output.splitlines()[-1]
+    assert message.startswith(
+        f"Error: {paths['reference']}: cannot fit a Gaussian KDE because its covariance matrix is "
+        "singular"
+    )
+    assert "'age', 'age_in_months'" in message
+    assert message.endswith(
+        "or pass --dims N (N from 1 to 3) to keep the first N principal components of the "
+        "reference data"
+    )
+    assert (
+        invoke(*args_for(paths, tmp_path / "ok", "--attacks", "gen_lra", "--dims", "3")).exit_code
+        == 0
+    )
+
+
+def test_unknown_attack(tmp_path):
+    result = invoke(*housing_args(tmp_path / "out", "--attacks", "gen_lra,lira"))
+    assert result.exit_code == 2
+    assert f"unknown attack 'lira'; choose from {', '.join(ATTACK_KEYS)}" in result.output
+
+
+def test_k_larger_than_the_synthetic_data(tmp_path):
+    paths = small_tables(tmp_path)
+    result = invoke(*args_for(paths, tmp_path / "out", "--attacks", "gen_lra", "--k", "50"))
+    assert_bad_input(
+        result,
+        "--k 50 needs at least 50 synthetic records; the synthetic data has 40; choose a smaller "
+        "--k",
+    )
+
+
+def test_an_output_folder_with_other_files_is_refused_unless_forced(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine", "utf-8")
+    result = invoke(*housing_args(out, "--attacks", "dcr"))
+    assert_bad_input(
+        result,
+        f"{out}: the folder already holds files this command did not write (notes.txt); choose an "
+        "empty or "
+        "new folder for --out, or pass --force to write the report beside them (nothing is "
+        "deleted)",
+    )
+    assert sorted(path.name for path in out.iterdir()) == ["notes.txt"]
+    assert invoke(*housing_args(out, "--attacks", "dcr", "--force")).exit_code == 0
+    assert (out / "notes.txt").read_text("utf-8") == "mine"
+    assert (out / "report.html").is_file()
+
+
+def test_a_folder_an_earlier_audit_wrote_is_reused(tmp_path):
+    out = tmp_path / "out"
+    assert invoke(*housing_args(out, "--attacks", "dcr")).exit_code == 0
+    assert invoke(*housing_args(out, "--attacks", "dcr", "--lang", "en")).exit_code == 0
+    assert '<html lang="en">' in (out / "report.html").read_text("utf-8")
+
+
+def test_a_report_named_like_ours_but_not_written_by_us_is_protected(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "report.html").write_text("someone else's report", "utf-8")
+    assert invoke(*housing_args(out, "--attacks", "dcr")).exit_code == 2
+    assert (out / "report.html").read_text("utf-8") == "someone else's report"
+
+
+def test_library_results_json_and_scores_table_match_the_command(tmp_path):
+    result = run_audit(*HOUSING_FILES.values(), attacks=("dcr",))
+    summary = results_json(result)
+    assert summary["attacks"]["dcr"]["tpr_at_fpr"]["0"] == pytest.approx(0.27)
+    frame = scores_table(result)
+    assert list(frame.columns) == ["set", "row", "dcr"]
+    assert frame["row"].iloc[0] == 1 and frame["row"].iloc[-1] == 200
+
+
+# ---------------------------------------------------------------------------------------------
+# The README's example
+
+
+def test_the_readme_audit_example_runs(tmp_path, monkeypatch):
+    readme = (REPO / "README.md").read_text("utf-8")
+    section = readme.split("## Audit your own synthetic data", 1)[1]
+    block = section.split("```sh", 1)[1].split("```", 1)[0]
+    command = " ".join(line.rstrip("\\").strip() for line in block.strip().splitlines())
+    args = shlex.split(command)
+    assert args[:2] == [".venv/bin/explorer", "audit"]
+    monkeypatch.chdir(REPO)
+    out = args.index("--out") + 1
+    args[out] = str(tmp_path / args[out])
+    result = CliRunner().invoke(cli, args[1:], prog_name="explorer")
+    assert result.exit_code == 0, result.output
+    assert (Path(args[out]) / "report.html").is_file()
+    printed = section.split("the first two lines of the table are", 1)[1].split("```", 2)[1]
+    for line in printed.strip().splitlines():
+        assert line in result.output.splitlines(), line
+
+
+def test_the_readme_library_example_runs(monkeypatch, capsys):
+    readme = (REPO / "README.md").read_text("utf-8")
+    section = readme.split("## Audit your own synthetic data", 1)[1].split("\n## ", 1)[0]
+    example = section.split("```python", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(REPO)
+    exec(compile(example, "README.md (Audit your own synthetic data)", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0].startswith("gen_lra_k5 0.744 ") and printed[2].startswith("dcr 0.755 ")
+
+
+def test_parallel_attacks_give_the_same_numbers_and_report_progress():
+    calls = []
+    attacks = ("gen_lra", "dcr", "classifier")
+    one = run_audit(*HOUSING_FILES.values(), k=(5, 20), attacks=attacks, jobs=1)
+    two = run_audit(
+        *HOUSING_FILES.values(),
+        k=(5, 20),
+        attacks=attacks,
+        jobs=2,
+        progress=lambda step, done, total: calls.append((step, done, total)),
+    )
+    assert results_json(one) == results_json(two)
+    assert calls[0] == ("start", 0, 7) and calls[-1] == ("done", 7, 7)
+    assert sorted(step for step, _, _ in calls[1:4]) == sorted(attacks)
+    assert [done for _, done, _ in calls] == [0, 1, 2, 3, 4, 5, 6, 7, 7]
