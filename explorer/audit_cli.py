@@ -31,19 +31,8 @@ ATTACK_HELP = "gen_lra, dcr, dcr_diff, domias, density, mc, dpi, classifier, log
 
 
 def audit_library() -> ModuleType:
-    """``compute.audit``, from the repository that holds this engine when it is not importable."""
-    root = Path(__file__).resolve().parent.parent
-    if (root / "compute" / "audit.py").is_file() and str(root) not in sys.path:
-        sys.path.insert(0, str(root))
-    try:
-        return importlib.import_module("compute.audit")
-    except ModuleNotFoundError as error:
-        if error.name not in ("compute", "compute.audit"):
-            raise
-        raise AuditError(
-            "the audit library (compute/audit.py) is not installed beside this explorer; "
-            "run explorer audit from a checkout of the course repository"
-        ) from error
+    """The audit library: ``compute/audit.py``, installed as ``privacy_explorer.compute.audit``."""
+    return importlib.import_module("privacy_explorer.compute.audit")
 
 
 def _numbers(value: str | None, option: str) -> tuple[int, ...]:

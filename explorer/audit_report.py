@@ -36,7 +36,7 @@ from privacy_explorer.errors import ExplorerError
 from privacy_explorer.runner import json_ready
 
 if TYPE_CHECKING:
-    from compute.audit import AttackResult, AuditResult
+    from privacy_explorer.compute.audit import AttackResult, AuditResult
 
 OUTPUTS = ("report.html", "results.json", "scores.csv")
 MARKER = ".explorer-audit"
