@@ -1,0 +1,84 @@
+"""Membership attacks on synthetic data: Gen-LRA, its rivals, and the metrics to compare them.
+
+Every attack is a function ``(targets, reference, synthetic, **options) ->
+scores``: one score per target record, higher meaning "more likely a member"
+(a record the generator was trained on). ``reference`` is a sample from the
+same population that the generator never saw; ``synthetic`` is its release.
+The metrics take the scores of the true members and of the true non-members.
+
+Modules
+-------
+``gen_lra``
+    :func:`gen_lra_scores`, the Generative Likelihood Ratio Attack, with the
+    exact rank-one shortcut for the refitted KDE.
+``rivals``
+    DCR, DCR-Diff, DOMIAS, density, Monte Carlo, DPI, classifier and LOGAN.
+``registry``
+    :data:`ATTACKS`, every attack by key with its display names and source.
+``metrics``
+    ROC curve, AUC, TPR at FPR (the testbed's interpolated and the
+    conservative reading), best accuracy, Clopper–Pearson and bootstrap
+    intervals.
+``kde``
+    A Gaussian KDE equal to ``scipy.stats.gaussian_kde``, on log densities.
+``neighbours``
+    k nearest records with a deterministic tie rule.
+``validation``
+    Input checks and :class:`SingularCovarianceError`.
+"""
+
+from .gen_lra import gen_lra_scores
+from .kde import GaussianKDE, KDESample, fit_kde, kde_logpdf
+from .metrics import (
+    auc,
+    best_threshold_accuracy,
+    bootstrap_auc_ci,
+    bootstrap_tpr_ci,
+    chance_auc_spread,
+    clopper_pearson,
+    max_tpr_at_fpr,
+    roc_curve,
+    tpr_at_fpr,
+    zero_fpr_upper_bound,
+)
+from .registry import ATTACKS, AttackSpec
+from .rivals import (
+    classifier_scores,
+    dcr_diff_scores,
+    dcr_scores,
+    density_scores,
+    domias_scores,
+    dpi_scores,
+    logan_scores,
+    monte_carlo_scores,
+)
+from .validation import SingularCovarianceError
+
+__all__ = [
+    "ATTACKS",
+    "AttackSpec",
+    "GaussianKDE",
+    "KDESample",
+    "SingularCovarianceError",
+    "auc",
+    "best_threshold_accuracy",
+    "bootstrap_auc_ci",
+    "bootstrap_tpr_ci",
+    "chance_auc_spread",
+    "classifier_scores",
+    "clopper_pearson",
+    "dcr_diff_scores",
+    "dcr_scores",
+    "density_scores",
+    "domias_scores",
+    "dpi_scores",
+    "fit_kde",
+    "gen_lra_scores",
+    "kde_logpdf",
+    "logan_scores",
+    "max_tpr_at_fpr",
+    "monte_carlo_scores",
+    "roc_curve",
+    "tpr_at_fpr",
+    "zero_fpr_upper_bound",
+]

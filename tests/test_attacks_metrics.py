@@ -1,0 +1,253 @@
+"""compute.attacks.metrics against scikit-learn, SciPy and brute force over thresholds."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+from sklearn.metrics import roc_auc_score
+from sklearn.metrics import roc_curve as sklearn_roc_curve
+
+from compute.attacks import metrics
+
+HYPOTHESIS = settings(database=None, deadline=None, max_examples=200)
+
+# Few distinct values, so that ties within and between the groups are common.
+tied_scores = st.lists(st.sampled_from([-3.0, 0.0, 0.5, 1.0, 2.0, 7.0]), min_size=1, max_size=30)
+any_scores = st.lists(
+    st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False), min_size=1, max_size=40
+)
+fprs = st.sampled_from([0.0, 0.001, 0.01, 0.1, 0.25, 1 / 3, 0.5, 0.9, 1.0])
+
+
+def labelled(members: list[float], nonmembers: list[float]) -> tuple[np.ndarray, np.ndarray]:
+    labels = np.r_[np.ones(len(members)), np.zeros(len(nonmembers))]
+    return labels, np.asarray(members + nonmembers, dtype=float)
+
+
+def interpolated_sklearn_tpr(members: list[float], nonmembers: list[float], fpr: float) -> float:
+    """The Synth-MIA testbed's reading: np.interp on scikit-learn's (default) ROC curve."""
+    labels, scores = labelled(members, nonmembers)
+    fprs_, tprs_, _ = sklearn_roc_curve(labels, scores)
+    return float(np.interp(fpr, fprs_, tprs_))
+
+
+def threshold_rates(members: list[float], nonmembers: list[float]) -> list[tuple[float, float]]:
+    """(FPR, TPR) of "member if score ≥ t" for every score t, and for t above them all."""
+    thresholds = [*sorted(set(members + nonmembers)), np.inf]
+    return [
+        (np.mean(np.asarray(nonmembers) >= t), np.mean(np.asarray(members) >= t))
+        for t in thresholds
+    ]
+
+
+@HYPOTHESIS
+@given(members=tied_scores, nonmembers=tied_scores)
+def test_auc_equals_scikit_learn_with_ties(members: list[float], nonmembers: list[float]) -> None:
+    labels, scores = labelled(members, nonmembers)
+    assert metrics.auc(members, nonmembers) == pytest.approx(
+        roc_auc_score(labels, scores), abs=1e-12
+    )
+
+
+@HYPOTHESIS
+@given(members=any_scores, nonmembers=any_scores)
+def test_auc_equals_scikit_learn(members: list[float], nonmembers: list[float]) -> None:
+    labels, scores = labelled(members, nonmembers)
+    assert metrics.auc(members, nonmembers) == pytest.approx(
+        roc_auc_score(labels, scores), abs=1e-12
+    )
+
+
+@HYPOTHESIS
+@given(members=tied_scores, nonmembers=tied_scores)
+def test_roc_curve_equals_scikit_learn_without_dropping(
+    members: list[float], nonmembers: list[float]
+) -> None:
+    labels, scores = labelled(members, nonmembers)
+    expected_fpr, expected_tpr, _ = sklearn_roc_curve(labels, scores, drop_intermediate=False)
+    fpr, tpr = metrics.roc_curve(members, nonmembers)
+    np.testing.assert_allclose(fpr, expected_fpr, atol=1e-15)
+    np.testing.assert_allclose(tpr, expected_tpr, atol=1e-15)
+    assert fpr.size == len(set(members + nonmembers)) + 1
+
+
+@HYPOTHESIS
+@given(members=tied_scores, nonmembers=tied_scores, fpr=fprs)
+def test_tpr_at_fpr_is_the_testbeds_interpolation(
+    members: list[float], nonmembers: list[float], fpr: float
+) -> None:
+    assert metrics.tpr_at_fpr(members, nonmembers, fpr) == pytest.approx(
+        interpolated_sklearn_tpr(members, nonmembers, fpr), abs=1e-12
+    )
+
+
+@HYPOTHESIS
+@given(members=any_scores, nonmembers=any_scores, fpr=fprs)
+def test_tpr_at_fpr_is_the_testbeds_interpolation_without_ties(
+    members: list[float], nonmembers: list[float], fpr: float
+) -> None:
+    assert metrics.tpr_at_fpr(members, nonmembers, fpr) == pytest.approx(
+        interpolated_sklearn_tpr(members, nonmembers, fpr), abs=1e-12
+    )
+
+
+@HYPOTHESIS
+@given(members=tied_scores, nonmembers=tied_scores, fpr=fprs)
+def test_max_tpr_at_fpr_is_the_best_real_threshold(
+    members: list[float], nonmembers: list[float], fpr: float
+) -> None:
+    allowed = [tpr for rate, tpr in threshold_rates(members, nonmembers) if rate <= fpr]
+    result = metrics.max_tpr_at_fpr(members, nonmembers, fpr)
+    assert result == pytest.approx(max(allowed), abs=1e-12)
+    assert result <= metrics.tpr_at_fpr(members, nonmembers, fpr) + 1e-12
+
+
+@HYPOTHESIS
+@given(members=tied_scores, nonmembers=tied_scores)
+def test_best_threshold_accuracy_is_the_best_balanced_accuracy(
+    members: list[float], nonmembers: list[float]
+) -> None:
+    best = max((tpr + 1 - rate) / 2 for rate, tpr in threshold_rates(members, nonmembers))
+    assert metrics.best_threshold_accuracy(members, nonmembers) == pytest.approx(best, abs=1e-12)
+
+
+def test_tpr_at_zero_fpr_counts_members_above_every_nonmember() -> None:
+    members = [9.0, 8.0, 8.0, 5.0, 1.0]
+    nonmembers = [7.0, 5.0, 0.0, -1.0]
+    assert metrics.tpr_at_fpr(members, nonmembers, 0.0) == pytest.approx(3 / 5)
+    assert metrics.max_tpr_at_fpr(members, nonmembers, 0.0) == pytest.approx(3 / 5)
+
+
+def test_tpr_at_zero_fpr_is_zero_when_the_top_score_is_tied_across_groups() -> None:
+    members = [9.0, 9.0, 3.0]
+    nonmembers = [9.0, 1.0]
+    assert metrics.tpr_at_fpr(members, nonmembers, 0.0) == 0.0
+    assert interpolated_sklearn_tpr(members, nonmembers, 0.0) == 0.0
+
+
+def test_tpr_at_fpr_interpolates_between_thresholds() -> None:
+    # Curve points (0, 0), (0, 1/2), (1/2, 1/2), (1/2, 1), (1, 1): at FPR 1/4 the line from
+    # (0, 1/2) to (1/2, 1/2) gives 1/2; the conservative rule also 1/2.
+    members, nonmembers = [4.0, 2.0], [3.0, 1.0]
+    assert metrics.tpr_at_fpr(members, nonmembers, 0.25) == pytest.approx(0.5)
+    # Tied pair: (0, 0) to (1, 1) in one step; the line gives 0.3 at FPR 0.3, a real threshold 0.
+    assert metrics.tpr_at_fpr([1.0], [1.0], 0.3) == pytest.approx(0.3)
+    assert metrics.max_tpr_at_fpr([1.0], [1.0], 0.3) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("successes", "trials", "confidence"),
+    [(0, 1, 0.95), (0, 200, 0.95), (44, 200, 0.95), (200, 200, 0.9), (3, 7, 0.5), (1, 1, 0.99)],
+)
+def test_clopper_pearson_equals_scipy(successes: int, trials: int, confidence: float) -> None:
+    expected = stats.binomtest(successes, trials).proportion_ci(confidence, method="exact")
+    lo, hi = metrics.clopper_pearson(successes, trials, confidence)
+    assert lo == pytest.approx(expected.low, abs=1e-12)
+    assert hi == pytest.approx(expected.high, abs=1e-12)
+
+
+@pytest.mark.parametrize(("nonmembers", "confidence"), [(1, 0.95), (200, 0.95), (1000, 0.99)])
+def test_zero_fpr_upper_bound_is_the_one_sided_exact_bound(
+    nonmembers: int, confidence: float
+) -> None:
+    one_sided = stats.binomtest(0, nonmembers, alternative="less").proportion_ci(
+        confidence, method="exact"
+    )
+    assert metrics.zero_fpr_upper_bound(nonmembers, confidence) == pytest.approx(
+        one_sided.high, rel=1e-10
+    )
+    assert metrics.zero_fpr_upper_bound(200) == pytest.approx(1 - 0.05 ** (1 / 200))
+
+
+def test_chance_auc_spread_matches_random_scores() -> None:
+    rng = np.random.default_rng(0)
+    aucs = [metrics.auc(rng.normal(size=30), rng.normal(size=50)) for _ in range(2000)]
+    assert np.std(aucs) == pytest.approx(metrics.chance_auc_spread(30, 50), rel=0.1)
+
+
+def reference_bootstrap(
+    members: np.ndarray, nonmembers: np.ndarray, n_boot: int, seed: int, statistic
+) -> np.ndarray:
+    """The same stratified draws as the library (one batch), each scored by ``statistic``."""
+    rng = np.random.default_rng(seed)
+    member_draws = rng.integers(0, members.size, (n_boot, members.size))
+    nonmember_draws = rng.integers(0, nonmembers.size, (n_boot, nonmembers.size))
+    return np.array(
+        [
+            statistic(list(members[m]), list(nonmembers[n]))
+            for m, n in zip(member_draws, nonmember_draws, strict=True)
+        ]
+    )
+
+
+def tied_sample(rng: np.random.Generator, size: int, shift: float) -> np.ndarray:
+    return np.round(rng.normal(shift, 1.0, size), 1)
+
+
+def test_bootstrap_auc_ci_equals_scikit_learn_on_the_same_draws() -> None:
+    rng = np.random.default_rng(5)
+    members, nonmembers = tied_sample(rng, 40, 0.5), tied_sample(rng, 60, 0.0)
+
+    def sklearn_auc(m: list[float], n: list[float]) -> float:
+        return float(roc_auc_score(*labelled(m, n)))
+
+    replicates = reference_bootstrap(members, nonmembers, 300, 11, sklearn_auc)
+    expected = np.quantile(replicates, [0.05, 0.95])
+    lo, hi = metrics.bootstrap_auc_ci(members, nonmembers, n_boot=300, confidence=0.9, seed=11)
+    assert (lo, hi) == pytest.approx(tuple(expected), abs=1e-12)
+    assert lo < metrics.auc(members, nonmembers) < hi
+
+
+@pytest.mark.parametrize("fpr", [0.0, 0.05, 0.1])
+def test_bootstrap_tpr_ci_equals_the_testbed_rule_on_the_same_draws(fpr: float) -> None:
+    rng = np.random.default_rng(6)
+    members, nonmembers = tied_sample(rng, 50, 1.0), tied_sample(rng, 40, 0.0)
+    replicates = reference_bootstrap(
+        members, nonmembers, 200, 3, lambda m, n: interpolated_sklearn_tpr(m, n, fpr)
+    )
+    expected = np.quantile(replicates, [0.025, 0.975])
+    result = metrics.bootstrap_tpr_ci(members, nonmembers, fpr, n_boot=200, seed=3)
+    assert result == pytest.approx(tuple(expected), abs=1e-12)
+
+
+def test_bootstrap_tpr_ci_conservative_rule() -> None:
+    rng = np.random.default_rng(7)
+    members, nonmembers = tied_sample(rng, 30, 1.0), tied_sample(rng, 30, 0.0)
+    replicates = reference_bootstrap(
+        members, nonmembers, 100, 4, lambda m, n: metrics.max_tpr_at_fpr(m, n, 0.1)
+    )
+    expected = np.quantile(replicates, [0.025, 0.975])
+    result = metrics.bootstrap_tpr_ci(
+        members, nonmembers, 0.1, interpolate=False, n_boot=100, seed=4
+    )
+    assert result == pytest.approx(tuple(expected), abs=1e-12)
+
+
+def test_bootstrap_is_deterministic_for_a_seed_and_batches_large_inputs() -> None:
+    rng = np.random.default_rng(8)
+    members, nonmembers = rng.normal(0.3, 1, 3000), rng.normal(0, 1, 3000)
+    first = metrics.bootstrap_auc_ci(members, nonmembers, n_boot=1000, seed=2)
+    assert metrics.bootstrap_auc_ci(members, nonmembers, n_boot=1000, seed=2) == first
+    assert metrics.bootstrap_auc_ci(members, nonmembers, n_boot=1000, seed=3) != first
+    assert first[0] < metrics.auc(members, nonmembers) < first[1]
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: metrics.auc([], [1.0]), "member_scores must not be empty"),
+        (lambda: metrics.auc([1.0], [np.nan]), "nonmember_scores must be finite numbers"),
+        (lambda: metrics.auc([[1.0, 2.0]], [1.0]), "member_scores must be one-dimensional"),
+        (lambda: metrics.tpr_at_fpr([1.0], [0.0], 1.5), "fpr must be between 0 and 1"),
+        (lambda: metrics.clopper_pearson(5, 4), "successes must be between 0 and trials=4"),
+        (lambda: metrics.clopper_pearson(1, 4, 1.0), "confidence must be strictly between"),
+        (lambda: metrics.zero_fpr_upper_bound(0), "nonmembers must be at least 1"),
+        (lambda: metrics.bootstrap_auc_ci([1.0], [0.0], n_boot=0), "n_boot must be at least 1"),
+    ],
+)
+def test_invalid_inputs_raise_clear_errors(call, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        call()
