@@ -23,6 +23,16 @@ Bandwidth multiples
     ``m = 1`` *is* the authors' ``"silverman"`` (tested). A plain number
     would instead keep one factor for both fits (SciPy's semantics for a
     scalar ``bw_method``): a different, if only slightly different, attack.
+Cost
+    Measured with ``python -m compute.audit_experiments`` on the 2-core
+    machine (one BLAS thread per process): a 2-D draw with 400 targets, 400
+    reference and 400 synthetic records costs about 0.7 s of CPU for every
+    attack and variant: Gen-LRA 0.39 s (five bandwidths; 0.2 s of it at
+    0.1 × Silverman, where most kernel exponents underflow), LOGAN 0.15 s,
+    the random forest 0.09 s, everything else 0.05 s. The default grid (5 ε
+    × 7 ρ × 3 seeds, 87 distinct draws since ε = 0 is shared) takes about
+    63 s of CPU, some 32 s on two otherwise idle cores. An 8-D draw costs
+    about 0.8 s.
 Summaries
     :func:`summarize_metric` (mean and spread over seeds),
     :func:`score_gap_lines` (the mean score gap against ε, fitted by a
@@ -557,12 +567,27 @@ def most_copied_member(release: Release) -> int:
     return int(np.bincount(release.source[release.copied]).argmax())
 
 
-def _time_simulation() -> None:
-    """Print the CPU cost of each attack per draw and the wall time of the whole grid."""
+def _timed_simulation(epsilon: float, rho: float, seed: int) -> tuple[SimulationResult, float]:
+    """:func:`run_simulation` and the CPU seconds it took in its process."""
     import time
 
-    draws = [run_simulation(0.4, 0.2, seed=seed, attacks=()) for seed in SIMULATION_SEEDS]
-    print(f"CPU seconds per (ε, ρ, seed) draw, mean of {len(draws)} draws at ε = 0.4, ρ = 0.2:")
+    started = time.process_time()
+    result = run_simulation(epsilon, rho, seed=seed)
+    return result, time.process_time() - started
+
+
+def _time_simulation() -> None:
+    """Print the CPU cost of each attack per draw and the cost of the whole grid."""
+    import time
+
+    from joblib import Parallel, delayed
+
+    draws = [
+        run_simulation(epsilon, rho, seed=seed, attacks=())
+        for seed in SIMULATION_SEEDS
+        for epsilon, rho in ((0.4, 0.2), (0.1, 0.0), (0.2, 1.0))
+    ]
+    print(f"CPU seconds per (ε, ρ, seed) draw, mean of {len(draws)} draws:")
     total = 0.0
     for key in ATTACKS:
         started = time.process_time()
@@ -581,9 +606,21 @@ def _time_simulation() -> None:
         total += cost
         print(f"  {key:12s} {cost:6.3f}")
     print(f"  {'all':12s} {total:6.3f}")
+    points = sorted(
+        {
+            (e, SIMULATION_RHOS[0] if e == 0 else r, s)
+            for e in SIMULATION_EPSILONS
+            for r in SIMULATION_RHOS
+            for s in SIMULATION_SEEDS
+        }
+    )
     started = time.perf_counter()
-    results = run_simulation_grid(n_jobs=2)
-    print(f"whole grid, {len(results)} results, 2 jobs: {time.perf_counter() - started:.1f} s wall")
+    timed = Parallel(n_jobs=2)(delayed(_timed_simulation)(*point) for point in points)
+    cpu = sum(seconds for _, seconds in timed)
+    print(
+        f"whole grid: {len(points)} distinct draws, {cpu:.1f} s CPU in the workers, "
+        f"{time.perf_counter() - started:.1f} s wall with 2 jobs"
+    )
 
 
 if __name__ == "__main__":

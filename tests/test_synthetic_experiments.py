@@ -276,3 +276,19 @@ def test_a_generator_setting_is_attacked_on_reference_standardized_tables() -> N
 def test_independent_marginals_carry_little_utility() -> None:
     result = run_generator_setting(setting_by_key("marginals"), 1, attacks=("dcr",))
     assert result.utility_r2 < 0.2
+
+
+def test_the_higher_dimensional_simulation_runs() -> None:
+    result = run_simulation(
+        0.4,
+        0.0,
+        seed=1,
+        dims=8,
+        ks=(5,),
+        bandwidth_factors=(1.0,),
+        attacks=(GEN_LRA, "dcr"),
+        **SMALL,
+    )
+    assert result.dimensions == 8
+    assert result.release.records.shape == (80, 8)
+    assert result.outcome("dcr").auc > 0.6
