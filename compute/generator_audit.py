@@ -2,7 +2,7 @@
 
 Data
     The UCI concrete table (:func:`compute.datasets.load_concrete`),
-    deduplicated as in lesson 02 (:func:`compute.membership.deduplicate`:
+    deduplicated as in lesson 02 (:func:`compute.mlp.deduplicate`:
     exact duplicates dropped, rows sharing all eight inputs merged into one
     with their mean strength), which leaves 992 rows of 8 inputs and the
     strength. No record can then sit on both sides of a split.
@@ -60,7 +60,7 @@ from .datasets import load_concrete
 from .generators import GENERATOR_SETTINGS, GeneratorSetting, Standardizer, generate
 
 # Lesson 02 owns the deduplication; it is to move into a library module.
-from .membership import deduplicate
+from .mlp import deduplicate
 
 FloatArray = npt.NDArray[np.float64]
 
