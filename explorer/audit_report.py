@@ -33,6 +33,8 @@ import numpy as np
 from privacy_explorer.audit_strings import translate
 from privacy_explorer.charts import render_svg
 from privacy_explorer.errors import ExplorerError
+from privacy_explorer.fonts import ShippedFonts, embedded_faces_css, shipped_fonts
+from privacy_explorer.project import builtin_templates_dir
 from privacy_explorer.runner import json_ready
 
 if TYPE_CHECKING:
@@ -351,13 +353,28 @@ _ID = re.compile(r'\bid="([^"]+)"')
 _ID_REFERENCE = re.compile(r'(\bid="|url\(#|href="#)([^")]+)')
 
 
+def report_fonts() -> ShippedFonts:
+    """The site's own text face: the report measures and shows its text with it on any machine."""
+    return shipped_fonts(builtin_templates_dir())
+
+
+def with_embedded_font(html: str) -> str:
+    """``html`` with the text face, cut to the characters it shows, inlined as ``@font-face`` data.
+
+    The report travels as one file, so the font goes inside it; a character the
+    face lacks (a rare one in a user's data) falls back to the reader's fonts.
+    """
+    faces = embedded_faces_css(report_fonts(), "".join(sorted(set(html))), (400, 700), None)
+    return html.replace("<style>", f"<style>\n{faces}\n", 1)
+
+
 def inline_svg(chart: alt.TopLevelMixin, prefix: str, description: str) -> str:
     """The chart as an SVG element for the page, described for screen readers.
 
     vl-convert numbers clip paths across a whole process, so ids are renamed
     in order of appearance: unique in the page and the same in every audit.
     """
-    svg = render_svg(chart.to_dict())
+    svg = render_svg(chart.to_dict(), report_fonts(), where=f"report chart {prefix!r}")
     names = {
         name: f"{prefix}-{index}" for index, name in enumerate(dict.fromkeys(_ID.findall(svg)))
     }
@@ -523,26 +540,28 @@ def render_report(
         key = "gate_fail" if gate.failed else "gate_pass"
         gate_text = translate(key, lang, limit=f"{gate.limit:g}", attacks=", ".join(gate.failed))
     template = _environment().get_template(TEMPLATE)
-    return template.render(
-        lang=lang,
-        t=lambda key, **fields: translate(key, lang, **fields),
-        result=result,
-        label=lambda attack: _label(attack, lang),
-        value=lambda value: fmt_value(value, lang),
-        summary=_summary(result, lang),
-        gate=gate,
-        gate_text=gate_text,
-        fprs=result.settings.fprs,
-        roc_charts=_charts(result, lang),
-        distributions=distributions,
-        exposed_label=_label(exposed_by, lang),
-        method_notes=_method_notes(result, lang),
-        settings_rows=_settings_rows(result, lang),
-        versions=sorted(versions.items()),
-        sources=sorted(
-            {(attack.name[lang], attack.source) for attack in result.attacks},
-            key=lambda item: [a.name[lang] for a in result.attacks].index(item[0]),
-        ),
+    return with_embedded_font(
+        template.render(
+            lang=lang,
+            t=lambda key, **fields: translate(key, lang, **fields),
+            result=result,
+            label=lambda attack: _label(attack, lang),
+            value=lambda value: fmt_value(value, lang),
+            summary=_summary(result, lang),
+            gate=gate,
+            gate_text=gate_text,
+            fprs=result.settings.fprs,
+            roc_charts=_charts(result, lang),
+            distributions=distributions,
+            exposed_label=_label(exposed_by, lang),
+            method_notes=_method_notes(result, lang),
+            settings_rows=_settings_rows(result, lang),
+            versions=sorted(versions.items()),
+            sources=sorted(
+                {(attack.name[lang], attack.source) for attack in result.attacks},
+                key=lambda item: [a.name[lang] for a in result.attacks].index(item[0]),
+            ),
+        )
     )
 
 

@@ -173,6 +173,9 @@ def render_svg(
     whatever font the machine has, so it is an error (``where`` names the chart).
     """
 
+    # Whoever calls (a lesson's chart or the audit report), the text is set in the shipped face.
+    spec = {**spec, "config": {**spec.get("config", {}), "font": TEXT_FAMILY}}
+
     def produce() -> str:
         register_for_charts(fonts)
         svg = vl_convert.vegalite_to_svg(dict(spec), vl_version=VEGA_LITE_VERSION)

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from playwright.sync_api import Browser
 
+from privacy_explorer.charts import svg_text
 from privacy_explorer.cli import cli
+from privacy_explorer.fonts import missing_characters, shipped_fonts
+from privacy_explorer.project import builtin_templates_dir
 
 HOUSING = Path(__file__).resolve().parent / "data" / "synth-mia-housing"
 
@@ -67,3 +71,13 @@ def test_the_report_opens_offline_with_its_charts_drawn(
         assert chart["width"] > 200 and chart["height"] > 200, chart
         assert chart["lines"] > 0 and chart["label"], chart
     context.close()
+
+
+def test_the_korean_report_carries_its_font_and_draws_no_missing_glyph(tmp_path: Path):
+    report = write_report(tmp_path / "out", "ko")
+    html = report.read_text("utf-8")
+    assert html.count('@font-face{font-family:"Noto Sans KR Explorer"') >= 2  # regular and bold
+    fonts = shipped_fonts(builtin_templates_dir())
+    for svg in re.findall(r"<svg .*?</svg>", html, flags=re.S):
+        assert 'font-family="Noto Sans KR Explorer"' in svg
+        assert missing_characters(svg_text(svg), fonts) == []
