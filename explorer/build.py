@@ -40,7 +40,14 @@ from privacy_explorer.render import (
     live_tables,
     render_lesson,
 )
-from privacy_explorer.runner import GridRun, Progress, describe_point, json_ready, run_grid
+from privacy_explorer.runner import (
+    GridRun,
+    Progress,
+    describe_point,
+    json_ready,
+    run_grid,
+    run_study,
+)
 from privacy_explorer.templates import SiteTemplates, load_templates, template_errors
 
 STATIC_ASSETS = ("style.css", "explorer.js", "fonts/OFL.txt")
@@ -77,6 +84,8 @@ class BuildReport:
     """Slugs of the lessons built."""
     runs: list[GridRun] = field(default_factory=list)
     """The grid runs, with how many points came from the cache."""
+    studies: list[GridRun] = field(default_factory=list)
+    """The runs of the lessons' ``STUDY`` grids (one per lesson that has one)."""
     files: dict[str, bytes] = field(default_factory=dict)
     """Every file of the site, by relative path."""
     warnings: list[str] = field(default_factory=list)
@@ -194,13 +203,16 @@ def plan(project: Project, only: str | None, warnings: list[str]) -> list[Planne
     return planned
 
 
-def _summary(planned: PlannedLesson, run: GridRun, root: Path) -> dict[str, list[dict[str, Any]]]:
+def _summary(
+    planned: PlannedLesson, run: GridRun, study: GridRun | None, root: Path
+) -> dict[str, list[dict[str, Any]]]:
     module = planned.module
     if module is None or module.summarize is None:
         return {}
     where = f"{location(module.path, None, root)}: summarize()"
+    arguments = (run.results,) if study is None else (run.results, study.results)
     try:
-        summary = json_ready(module.summarize(run.results), "summary")
+        summary = json_ready(module.summarize(*arguments), "summary")
     except ValueError as exc:
         raise ComputeError(f"{where} returned an unusable value: {exc}") from None
     except SystemExit as exc:
@@ -340,24 +352,25 @@ def _run_lesson(
     reporter: Reporter,
     settings: ComputeSettings,
 ) -> tuple[GridRun | None, dict[str, Any]]:
-    """Verify the lesson's data and compute (or fetch from the cache) its whole grid."""
+    """Verify the lesson's data, compute (or fetch from the cache) its grid and study, summarize."""
     module = item.module
     if module is None:
         return None, {}
+    slug = item.lesson.slug
     checksums = verify_data_files(project.data_dir, module.data_files, project.root)
-    run = run_grid(
-        item.lesson.slug,
-        module,
-        checksums,
-        project.build_dir / "results",
-        project.root,
-        jobs=settings.jobs,
-        progress=reporter.progress(item.lesson.slug),
-        timeout=item.lesson.timeout,
-        large_grid_ok=settings.large_grids,
-    )
+    arguments = (slug, module, checksums, project.build_dir / "results", project.root)
+    options = {
+        "jobs": settings.jobs,
+        "timeout": item.lesson.timeout,
+        "large_grid_ok": settings.large_grids,
+    }
+    run = run_grid(*arguments, progress=reporter.progress(slug), **options)
     report.runs.append(run)
-    return run, _summary(item, run, project.root)
+    study = None
+    if module.study_grid is not None:
+        study = run_study(*arguments, progress=reporter.progress(f"{slug} STUDY"), **options)
+        report.studies.append(study)
+    return run, _summary(item, run, study, project.root)
 
 
 def render_site(
