@@ -301,3 +301,22 @@ def test_invalid_inputs_raise_clear_errors(change: dict, message: str) -> None:
     } | change
     with pytest.raises(ValueError, match=message):
         gen_lra_scores(**arguments)
+
+
+def test_the_refitting_reference_is_the_brute_force_definition() -> None:
+    """The library's slow reference (for pages and audits) equals this file's brute force."""
+    from compute.attacks.gen_lra import refitted_gen_lra_scores
+    from compute.audit_experiments import SilvermanMultiple
+
+    rng = np.random.default_rng(11)
+    mixing = well_conditioned_mixing(rng, 3)
+    reference, synthetic = population(rng, 60, mixing), population(rng, 40, mixing)
+    targets = population(rng, 8, mixing)
+    for bw_method in ("silverman", SilvermanMultiple(0.25)):
+        expected = brute_force_gen_lra(targets, reference, synthetic, 5, bw_method)
+        reference_scores = refitted_gen_lra_scores(
+            targets, reference, synthetic, k=5, bw_method=bw_method
+        )
+        np.testing.assert_allclose(reference_scores, expected, rtol=1e-12, atol=1e-12)
+        shortcut = gen_lra_scores(targets, reference, synthetic, k=5, bw_method=bw_method)
+        assert np.max(np.abs(shortcut - reference_scores)) <= 1e-8
