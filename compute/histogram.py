@@ -104,9 +104,7 @@ def nice_ceiling(value: float, steps: Sequence[float] = NICE_STEPS) -> float:
     raise AssertionError("unreachable: 10^(k+1) >= value")
 
 
-def histogram_upper(
-    values: npt.ArrayLike, bins: int, quantile: float, lower: float = 0.0
-) -> float:
+def histogram_upper(values: npt.ArrayLike, bins: int, quantile: float, lower: float = 0.0) -> float:
     """Start of the overflow bin: ``bins − 1`` bins of a nice width from ``lower`` reaching the
     ``quantile``.
 
