@@ -73,10 +73,10 @@ from compute.audit_experiments import (
     SilvermanMultiple,
     SimulationResult,
     first_place_shares,
+    fit_line,
     most_copied_member,
     relabel_rho,
     run_simulation,
-    score_gap_lines,
     seed_summary,
     synthetic_neighbours,
 )
@@ -115,7 +115,7 @@ CHART_DIGITS = 4
 """Significant digits of a point's chart rows (AUCs and TPRs to 0.0001, coordinates to 0.001)."""
 SUMMARY_DIGITS = 3
 """Significant digits of the whole-grid curves, which ship with the page: the eye needs no more."""
-ELLIPSE_POINTS = 32
+ELLIPSE_POINTS = 24
 """Vertices of the kernel ellipse and the noise circle in the zoomed picture."""
 HIGH_D = 8
 HIGH_D_EPSILON = 0.4
@@ -151,6 +151,11 @@ def _text(ko: str, en: str) -> dict[str, str]:
 
 def _number(value: float, digits: int = CHART_DIGITS) -> float:
     return chart_number(value, digits)
+
+
+def _coordinate(value: float) -> float:
+    """A coordinate of the picture, to 0.001: a hundredth of a pixel of the zoomed panel."""
+    return round(float(value), 3) + 0.0
 
 
 # --- The simulation draws, memoized per worker ----------------------------------------
@@ -275,7 +280,7 @@ def release_rows(draw: SimulationResult, target: int) -> list[dict[str, Any]]:
     rank = np.zeros(release.records.shape[0], dtype=int)
     rank[order] = np.arange(1, order.size + 1)
     return [
-        {"x": _number(x), "y": _number(y), "copy": int(copied), "rank": int(r)}
+        {"x": _coordinate(x), "y": _coordinate(y), "copy": int(copied), "rank": int(r)}
         for (x, y), copied, r in zip(release.records, release.copied, rank, strict=True)
     ]
 
@@ -308,7 +313,10 @@ def auc_verdict(aucs: Mapping[str, SeedSummary], chance_high: float) -> dict[str
         en = f"Here {SHORT_NAMES[best]['en']}'s mean AUC is {lead:.3f} above Gen-LRA's"
         overlap = aucs[best].low <= gen.high
     if overlap:
-        ko += ". 다만 두 공격의 시드별 범위가 겹치므로, 이 차이는 시드에 따른 흔들림과 구별되지 않는다"
+        ko += (
+            ". 다만 두 공격의 시드별 범위가 겹치므로, 이 차이는 시드에 따른 흔들림과 "
+            "구별되지 않는다"
+        )
         en += "; their ranges over the seeds overlap, so the difference is within the seed noise"
     if max(means.values()) < chance_high:
         ko += ". 가장 높은 평균 AUC도 우연 범위 안에 있다"
@@ -316,46 +324,73 @@ def auc_verdict(aucs: Mapping[str, SeedSummary], chance_high: float) -> dict[str
     return {"ko": ko + ".", "en": en + "."}
 
 
-def gap_verdict(r_squared: float, slope: float) -> dict[str, str]:
-    """Whether the fitted line describes the gap, in words that follow the measured R²."""
-    straight = r_squared >= R2_STRAIGHT
-    rising = slope > 0
-    if straight and rising:
-        return _text(
-            "평균 점수 차이가 ε에 따라 직선에 가깝게 커진다",
-            "the mean score gap grows close to a straight line in ε",
-        )
-    if straight:
-        return _text(
-            "직선이 잘 맞지만 기울기가 0 이하여서, 차이가 ε과 함께 커지지 않는다",
-            "a line fits, but its slope is not positive: the gap does not grow with ε",
-        )
-    return _text(
-        "점들이 직선에서 크게 벗어나, 직선으로 요약하기 어렵다",
-        "the points stray far from the line, which does not summarize them",
-    )
-
-
-def compute(*, epsilon: float, rho: float, k: int, bandwidth: float) -> dict[str, Any]:
-    """Every readout and per-point dataset at (ε, ρ, k, bandwidth); see the module docstring."""
+@functools.cache
+def attack_summaries(
+    epsilon: float, rho: float, k: int, bandwidth: float
+) -> tuple[dict[str, SeedSummary], dict[str, dict[float, SeedSummary]]]:
+    """Each attack's AUC and TPRs over the seeds at one grid point (the variant it names)."""
     draws = [simulation(epsilon, rho, seed) for seed in SEEDS]
     aucs: dict[str, SeedSummary] = {}
     tprs: dict[str, dict[float, SeedSummary]] = {}
     for attack in ATTACK_KEYS:
         chosen = variant(attack, k, bandwidth)
         aucs[attack], tprs[attack] = _summaries([d.outcome(attack, **chosen) for d in draws])
+    return aucs, tprs
 
-    # The gap against ε at this ρ: the draws of every ε are in this worker (grouped by ρ).
-    along_epsilon = [simulation(e, rho, seed) for e in EPSILONS for seed in SEEDS]
-    line = score_gap_lines(along_epsilon)[(rho, (GEN_LRA, k, bandwidth))]
-    gaps = {
-        e: seed_summary(
-            simulation(e, rho, seed).outcome(GEN_LRA, **variant(GEN_LRA, k, bandwidth)).score_gap
-            for seed in SEEDS
-        )
-        for e in EPSILONS
-    }
 
+def sweep_rows(epsilon: float, k: int, bandwidth: float) -> list[dict[str, Any]]:
+    """Every attack's mean AUC and TPR at :data:`SWEEP_FPR` at each ρ (Gen-LRA with its range).
+
+    The rows are the board's (:func:`board_rows`) at every ρ of the grid; the
+    draws of every ρ at this ε are in this worker (the grid is grouped by ε).
+    """
+    rows = []
+    for rho in RHOS:
+        for row in board_rows(*attack_summaries(epsilon, rho, k, bandwidth)):
+            fields = {"attack": row["attack"], "rho": rho, "auc": row["auc"]}
+            fields["tpr"] = row["tpr_at_0_01"]
+            if row["attack"] == GEN_LRA:
+                fields.update(
+                    auc_low=row["auc_low"],
+                    auc_high=row["auc_high"],
+                    tpr_low=row["tpr_low"],
+                    tpr_high=row["tpr_high"],
+                )
+            rows.append(fields)
+    return rows
+
+
+def strongest_rival(aucs: Mapping[str, SeedSummary]) -> str:
+    """The rival (any attack but Gen-LRA) with the highest mean AUC, the first on a tie."""
+    return _best({a: (s.mean if a != GEN_LRA else -math.inf) for a, s in aucs.items()})
+
+
+def advantage_rows(epsilon: float, k: int) -> list[dict[str, Any]]:
+    """Gen-LRA's mean AUC minus the strongest rival's, at every ρ and bandwidth (this ε and k)."""
+    rows = []
+    for rho in RHOS:
+        for bandwidth in BANDWIDTHS:
+            aucs, _ = attack_summaries(epsilon, rho, k, bandwidth)
+            rival = strongest_rival(aucs)
+            rows.append(
+                {
+                    "rho": rho,
+                    "bandwidth": bandwidth,
+                    "gen_lra": _number(aucs[GEN_LRA].mean),
+                    "rival": rival,
+                    "advantage": _number(aucs[GEN_LRA].mean - aucs[rival].mean),
+                }
+            )
+    return rows
+
+
+def compute(*, epsilon: float, rho: float, k: int, bandwidth: float) -> dict[str, Any]:
+    """Every readout and per-point dataset at (ε, ρ, k, bandwidth); see the module docstring."""
+    aucs, tprs = attack_summaries(epsilon, rho, k, bandwidth)
+    draws = [simulation(epsilon, rho, seed) for seed in SEEDS]
+    gaps = seed_summary(
+        d.outcome(GEN_LRA, **variant(GEN_LRA, k, bandwidth)).score_gap for d in draws
+    )
     picture = draws[SEEDS.index(PICTURE_SEED)]
     target = picture_target()
     gen_lra = picture.outcome(GEN_LRA, **variant(GEN_LRA, k, bandwidth))
@@ -372,11 +407,9 @@ def compute(*, epsilon: float, rho: float, k: int, bandwidth: float) -> dict[str
         "target_copies": int((picture.release.source == target).sum()),
         "neighbour_copies": int((picture.release.source[nearest] == target).sum()),
         "kernel_scale": kernel_scale(bandwidth),
-        "target_beats": float((gen_lra.nonmember_scores < target_score).mean()),
         "gen_lra_auc": aucs[GEN_LRA].mean,
         "gen_lra_range": f"{aucs[GEN_LRA].low:.3f}–{aucs[GEN_LRA].high:.3f}",
         "dcr_auc": aucs["dcr"].mean,
-        "domias_auc": aucs["domias"].mean,
         "best_auc_attack": SHORT_NAMES[best_auc],
         "best_auc": aucs[best_auc].mean,
         "auc_verdict": auc_verdict(aucs, chance_high),
@@ -384,26 +417,15 @@ def compute(*, epsilon: float, rho: float, k: int, bandwidth: float) -> dict[str
         "dcr_tpr": tprs["dcr"][SWEEP_FPR].mean,
         "best_tpr_attack": SHORT_NAMES[best_tpr],
         "best_tpr": tprs[best_tpr][SWEEP_FPR].mean,
-        "gen_lra_tpr0": tprs[GEN_LRA][0.0].mean,
-        "dcr_tpr0": tprs["dcr"][0.0].mean,
-        "gap_slope": line.slope,
-        "gap_r2": line.r_squared,
-        "gap_verdict": gap_verdict(line.r_squared, line.slope),
     }
     datasets = {
         "board": board_rows(aucs, tprs),
-        "gap": [
-            {
-                "epsilon": e,
-                "gap": _number(gaps[e].mean),
-                "low": _number(gaps[e].low),
-                "high": _number(gaps[e].high),
-                "fit": _number(line.slope * e + line.intercept),
-            }
-            for e in EPSILONS
-        ],
+        "sweep": sweep_rows(epsilon, k, bandwidth),
+        "advantage": advantage_rows(epsilon, k),
         "scores": score_histogram(gen_lra.member_scores, gen_lra.nonmember_scores, target_score),
         "release": release_rows(picture, target),
+        # not drawn: summarize() fits the gap against ε from every point's row
+        "score_gap": [{"gap": gaps.mean, "low": gaps.low, "high": gaps.high}],
     }
     return {"readouts": readouts, "datasets": datasets}
 
@@ -506,70 +528,39 @@ def _points(results: Mapping[str, dict[str, Any]]) -> Iterable[tuple[dict[str, A
         yield point, results[GRID.key(point)]
 
 
-def sweep_rows(results: Mapping[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every attack's AUC and TPR at :data:`SWEEP_FPR` for every (ε, ρ) and the variants.
+def gap_rows(results: Mapping[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """The mean score gap against ε, and its least-squares line, for every (ρ, k, bandwidth).
 
-    Gen-LRA has a row per (k, bandwidth), a KDE rival per bandwidth (``k`` = 0),
-    every other rival one row (``k`` = 0, ``bandwidth`` = 0): the chart keeps
-    the rows whose ``k`` and ``bandwidth`` are the current ones or 0.
+    One row per (ρ, k, bandwidth) with the gaps as lists in the order of
+    ``epsilon`` (the chart flattens them) and the line through the seed means
+    (:func:`~compute.audit_experiments.fit_line`).
     """
     rows = []
-    for point, result in _points(results):
-        for row in result["datasets"]["board"]:
-            attack = row["attack"]
-            if attack != GEN_LRA and point["k"] != KS[0]:
-                continue
-            if (
-                attack != GEN_LRA
-                and attack not in KDE_RIVALS
-                and point["bandwidth"] != BANDWIDTHS[0]
-            ):
-                continue
-            fields = {
-                "attack": attack,
-                "epsilon": point["epsilon"],
-                "rho": point["rho"],
-                "k": point["k"] if attack == GEN_LRA else 0,
-                "bandwidth": point["bandwidth"] if variant(attack, 1, 1.0) else 0,
-                "auc": row["auc"],
-                "tpr": row["tpr_at_0_01"],
-            }
-            if attack == GEN_LRA:  # the rivals' ranges are on the board; these ship with the page
-                fields.update(
-                    auc_low=row["auc_low"],
-                    auc_high=row["auc_high"],
-                    tpr_low=row["tpr_low"],
-                    tpr_high=row["tpr_high"],
+    for rho in RHOS:
+        for k in KS:
+            for bandwidth in BANDWIDTHS:
+                gaps = [
+                    results[GRID.key({"epsilon": e, "rho": rho, "k": k, "bandwidth": bandwidth})][
+                        "datasets"
+                    ]["score_gap"][0]
+                    for e in EPSILONS
+                ]
+                line = fit_line(EPSILONS, [g["gap"] for g in gaps])
+                rows.append(
+                    {
+                        "rho": rho,
+                        "k": k,
+                        "bandwidth": bandwidth,
+                        "epsilon": list(EPSILONS),
+                        "gap": [_number(g["gap"], SUMMARY_DIGITS) for g in gaps],
+                        "low": [_number(g["low"], SUMMARY_DIGITS) for g in gaps],
+                        "high": [_number(g["high"], SUMMARY_DIGITS) for g in gaps],
+                        "slope": _number(line.slope, SUMMARY_DIGITS),
+                        "intercept": _number(line.intercept, SUMMARY_DIGITS),
+                        "r2": _number(line.r_squared, SUMMARY_DIGITS),
+                        "straight": int(line.r_squared >= R2_STRAIGHT),
+                    }
                 )
-            rows.append(
-                {
-                    name: _number(value, SUMMARY_DIGITS) if isinstance(value, float) else value
-                    for name, value in fields.items()
-                }
-            )
-    return rows
-
-
-def advantage_rows(results: Mapping[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    """Gen-LRA's mean AUC minus the best rival's at every grid point (the heat map)."""
-    rows = []
-    for point, result in _points(results):
-        board = {row["attack"]: row for row in result["datasets"]["board"]}
-        rival = max(
-            (a for a in ATTACK_KEYS if a != GEN_LRA),
-            key=lambda a: (board[a]["auc"], -ATTACK_KEYS.index(a)),
-        )
-        rows.append(
-            {
-                "epsilon": point["epsilon"],
-                "rho": point["rho"],
-                "k": point["k"],
-                "bandwidth": point["bandwidth"],
-                "gen_lra": _number(board[GEN_LRA]["auc"], SUMMARY_DIGITS),
-                "rival": rival,
-                "advantage": _number(board[GEN_LRA]["auc"] - board[rival]["auc"], SUMMARY_DIGITS),
-            }
-        )
     return rows
 
 
@@ -600,7 +591,7 @@ def wins_rows(results: Mapping[str, dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def picture_rows() -> dict[str, list[dict[str, Any]]]:
-    """Seed 1's members and target, and the kernel ellipses and noise circles around the target."""
+    """Seed 1's target, and the kernel ellipses and noise circles around it."""
     split = picture_split()
     target = split.members[picture_target()]
     angles = np.linspace(0.0, 2 * math.pi, ELLIPSE_POINTS + 1)
@@ -610,7 +601,13 @@ def picture_rows() -> dict[str, list[dict[str, Any]]]:
         kde = fit_kde(split.reference, SilvermanMultiple(bandwidth))
         outline = target[:, None] + kde.factor * kde.cholesky @ unit
         shapes += [
-            {"shape": "kernel", "value": bandwidth, "order": i, "x": _number(x), "y": _number(y)}
+            {
+                "shape": "kernel",
+                "value": bandwidth,
+                "order": i,
+                "x": _coordinate(x),
+                "y": _coordinate(y),
+            }
             for i, (x, y) in enumerate(outline.T)
         ]
     for rho in RHOS:
@@ -618,11 +615,10 @@ def picture_rows() -> dict[str, list[dict[str, Any]]]:
             continue  # exact copies: no circle to draw
         outline = target[:, None] + rho * split.population.spread * unit
         shapes += [
-            {"shape": "noise", "value": rho, "order": i, "x": _number(x), "y": _number(y)}
+            {"shape": "noise", "value": rho, "order": i, "x": _coordinate(x), "y": _coordinate(y)}
             for i, (x, y) in enumerate(outline.T)
         ]
     return {
-        "members": [{"x": _number(x), "y": _number(y)} for x, y in split.members],
         "target": [{"x": _number(target[0]), "y": _number(target[1])}],
         "shapes": shapes,
     }
@@ -903,7 +899,9 @@ def _count(part: int, whole: int) -> dict[str, str]:
 
 
 def findings_rows(
-    results: Mapping[str, dict[str, Any]], generators: Sequence[Mapping[str, Any]]
+    results: Mapping[str, dict[str, Any]],
+    gaps: Sequence[Mapping[str, Any]],
+    generators: Sequence[Mapping[str, Any]],
 ) -> list[dict[str, Any]]:
     """What this build found, each answer computed from the results (never typed in prose)."""
     points = [(p, r) for p, r in _points(results) if p["epsilon"] > 0]
@@ -919,9 +917,7 @@ def findings_rows(
     leads = [(b[GEN_LRA]["auc"] - max(b[a]["auc"] for a in ATTACK_KEYS[1:]), p) for p, b in boards]
     lead, at = max(leads, key=lambda item: item[0])
     where = f"ε = {at['epsilon']:g}, ρ = {at['rho']:g}, k = {at['k']}, {at['bandwidth']:g}×"
-    fits = {
-        (p["rho"], p["k"], p["bandwidth"]): r["readouts"]["gap_r2"] for p, r in _points(results)
-    }
+    fits = {(row["rho"], row["k"], row["bandwidth"]): row["r2"] for row in gaps}
     small = [r2 for (rho, _, _), r2 in fits.items() if rho <= 0.2]
     large = [r2 for (rho, _, _), r2 in fits.items() if rho > 0.2]
     straight_small = sum(r2 >= R2_STRAIGHT for r2 in small)
@@ -1067,14 +1063,14 @@ def summarize(
     picture's fixed parts, the study's tables and charts."""
     real = generator_rows(study)
     shares = real.pop("_shares")[0]
+    gaps = gap_rows(results)
     return {
-        "sweep": sweep_rows(results),
-        "advantage": advantage_rows(results),
+        "gap": gaps,
         "wins": wins_rows(results),
         **picture_rows(),
         **real,
         "claims": claims_rows(shares),
-        "findings": findings_rows(results, real["generators"]),
+        "findings": findings_rows(results, gaps, real["generators"]),
         "shortcut": shortcut_rows(study),
         "invariance": invariance_rows(study),
         "high_d": high_d_rows(results, study),
@@ -1100,8 +1096,8 @@ GRID = Grid(
             },
         ),
     ),
-    # the gap against ε needs every ε of one ρ: one worker draws them all, once
-    group_by=("rho",),
+    # the curves against ρ need every ρ of one ε: one worker draws them all, once
+    group_by=("epsilon",),
 )
 
 STUDY = Grid(
@@ -1111,7 +1107,7 @@ STUDY = Grid(
     )
 )
 
-LAZY: tuple[str, ...] = ("board", "gap", "release", "scores")
+LAZY: tuple[str, ...] = ("advantage", "board", "release", "scores", "sweep")
 """Per-point rows loaded when a control first needs them, not with the page."""
 
 READOUTS: tuple[Readout, ...] = (
@@ -1131,17 +1127,11 @@ READOUTS: tuple[Readout, ...] = (
         _text("커널 폭 (분포의 퍼짐 단위)", "Kernel width (in units of the spread)"),
         ".2f",
     ),
-    Readout(
-        "target_beats",
-        _text("표적보다 점수가 낮은 미포함 표본", "Non-members scoring below the target"),
-        ".0%",
-    ),
     Readout("gen_lra_auc", _text("Gen-LRA의 평균 AUC", "Gen-LRA's mean AUC"), ".3f", announce=True),
     Readout(
         "gen_lra_range", _text("Gen-LRA AUC의 시드별 범위", "Range of Gen-LRA's AUC over seeds")
     ),
     Readout("dcr_auc", _text("DCR의 평균 AUC", "DCR's mean AUC"), ".3f"),
-    Readout("domias_auc", _text("DOMIAS의 평균 AUC", "DOMIAS's mean AUC"), ".3f"),
     Readout(
         "best_auc_attack", _text("평균 AUC가 가장 높은 공격", "Attack with the highest mean AUC")
     ),
@@ -1156,11 +1146,6 @@ READOUTS: tuple[Readout, ...] = (
         _text("FPR 1 %에서 TPR이 가장 높은 공격", "Attack with the highest TPR at FPR 1 %"),
     ),
     Readout("best_tpr", _text("FPR 1 %에서 가장 높은 TPR", "Highest TPR at FPR 1 %"), ".1%"),
-    Readout("gen_lra_tpr0", _text("Gen-LRA의 FPR 0에서 TPR", "Gen-LRA's TPR at FPR 0"), ".1%"),
-    Readout("dcr_tpr0", _text("DCR의 FPR 0에서 TPR", "DCR's TPR at FPR 0"), ".1%"),
-    Readout("gap_slope", _text("점수 차이 직선의 기울기", "Slope of the score-gap line"), ".3g"),
-    Readout("gap_r2", _text("직선의 결정계수 R²", "R² of the line"), ".2f"),
-    Readout("gap_verdict", _text("직선이 맞는지", "Whether the line fits")),
 )
 
 

@@ -31,10 +31,10 @@ from compute.lessons.style import (
     GUIDE_DASH,
     HEIGHT,
     INK,
-    LIGHT_GREY,
     ORANGE,
     REDDISH_PURPLE,
     SKY_BLUE,
+    VALUE_SIZE,
     VERMILLION,
     WIDTH,
     fixed_axis,
@@ -146,15 +146,14 @@ _RELEASE_TEXT: dict[str, Text] = {
     "legend": {"ko": "점", "en": "Points"},
     "fresh": {"ko": "합성: 새로 뽑음", "en": "synthetic: fresh draw"},
     "copy": {"ko": "합성: 복사본", "en": "synthetic: copy"},
-    "member": {"ko": "포함 표본", "en": "member"},
     "target": {"ko": "표적", "en": "target"},
     "neighbour": {"ko": "표적의 k개 이웃", "en": "the target's k neighbours"},
     "kernel": {"ko": "커널 (1σ)", "en": "kernel (1σ)"},
     "noise": {"ko": "복사 잡음 (1σ)", "en": "copy noise (1σ)"},
 }
-KINDS = ("fresh", "copy", "member", "target", "neighbour")
-KIND_COLOURS = (LIGHT_GREY, SKY_BLUE, BLUE, INK, VERMILLION)
-KIND_SHAPES = ("circle", "circle", "circle", "cross", "circle")
+KINDS = ("fresh", "copy", "target", "neighbour")
+KIND_COLOURS = (GREY, BLUE, INK, VERMILLION)
+KIND_SHAPES = ("circle", "circle", "cross", "circle")
 
 
 def _release_panel(
@@ -185,12 +184,6 @@ def _release_panel(
         .mark_point(filled=True, size=14, opacity=0.8, clip=True)
         .encode(x=x, y=y, color=colour, shape=shape)
     )
-    members = (
-        alt.Chart(alt.Data(name="members"))
-        .transform_calculate(kind=repr(text["member"]))
-        .mark_point(filled=False, size=22, strokeWidth=1, clip=True)
-        .encode(x=x, y=y, color=colour, shape=shape)
-    )
     neighbours = (
         release.transform_filter("datum.rank > 0 && datum.rank <= k")
         .transform_calculate(kind=repr(text["neighbour"]))
@@ -203,7 +196,7 @@ def _release_panel(
         .mark_point(filled=True, size=140, opacity=1, clip=True)
         .encode(x=x, y=y, color=colour, shape=shape)
     )
-    layers: list[alt.Chart] = [synthetic, members, neighbours, target]
+    layers: list[alt.Chart] = [synthetic, neighbours, target]
     if shapes:
         outline = alt.Chart(alt.Data(name="shapes"))
         kernel = (
@@ -446,19 +439,13 @@ _SWEEP_TEXT: dict[str, Text] = {
     "low": {"ko": "최솟값", "en": "lowest"},
     "high": {"ko": "최댓값", "en": "highest"},
 }
-SWEEP_FILTER = (
-    "datum.epsilon === epsilon && (datum.k === 0 || datum.k === k) "
-    "&& (datum.bandwidth === 0 || datum.bandwidth === bandwidth)"
-)
 
 
 def _sweep_panel(lang: str, metric: str, facts: PictureFacts, legend: bool) -> alt.LayerChart:
     text = in_language(_SWEEP_TEXT, lang)
     colours, dashes, _ = attack_scales(lang)
-    base = (
-        alt.Chart(alt.Data(name="sweep"))
-        .transform_filter(SWEEP_FILTER)
-        .transform_calculate(name=_choice("attack", ATTACK_NAMES, lang))
+    base = alt.Chart(alt.Data(name="sweep")).transform_calculate(
+        name=_choice("attack", ATTACK_NAMES, lang)
     )
     x = alt.X("rho:O", title=text["x"], axis=alt.Axis(labelAngle=0))
     title = text[metric]
@@ -529,7 +516,7 @@ def sweep_chart(lang: str, facts: PictureFacts) -> alt.VConcatChart:
         _sweep_panel(lang, "auc", facts, legend=True),
         _sweep_panel(lang, "tpr", facts, legend=False),
         spacing=12,
-    ).add_params(*_params(("epsilon", 0.4), ("rho", 0.1), ("k", 5), ("bandwidth", 1.0)))
+    ).add_params(*_params(("rho", 0.1)))
     return chart.properties(title=text["title"])
 
 
@@ -551,10 +538,8 @@ _ADVANTAGE_TEXT: dict[str, Text] = {
 def advantage_chart(lang: str) -> alt.LayerChart:
     """A heat map over ρ and bandwidth: positive where Gen-LRA beats every rival's mean AUC."""
     text = in_language(_ADVANTAGE_TEXT, lang)
-    base = (
-        alt.Chart(alt.Data(name="advantage"))
-        .transform_filter("datum.epsilon === epsilon && datum.k === k")
-        .transform_calculate(rival_name=_choice("rival", ATTACK_NAMES, lang))
+    base = alt.Chart(alt.Data(name="advantage")).transform_calculate(
+        rival_name=_choice("rival", ATTACK_NAMES, lang)
     )
     x = alt.X("rho:O", title=text["x"], axis=alt.Axis(labelAngle=0))
     y = alt.Y(
@@ -591,9 +576,7 @@ def advantage_chart(lang: str) -> alt.LayerChart:
         .mark_rect(fill=None, stroke=INK, strokeWidth=2.5)
         .encode(x=x, y=y)
     )
-    chart = layered(cells, labels, current).add_params(
-        *_params(("epsilon", 0.4), ("rho", 0.1), ("k", 5), ("bandwidth", 1.0))
-    )
+    chart = layered(cells, labels, current).add_params(*_params(("rho", 0.1), ("bandwidth", 1.0)))
     return chart.properties(width=WIDTH - 90, height=200, title=text["title"])
 
 
@@ -609,43 +592,69 @@ _GAP_TEXT: dict[str, Text] = {
     "fit": {"ko": "최소제곱 직선", "en": "least-squares line"},
     "low": {"ko": "시드 최솟값", "en": "lowest seed"},
     "high": {"ko": "시드 최댓값", "en": "highest seed"},
+    "slope": {"ko": "기울기", "en": "slope"},
 }
+GAP_FILTER = "datum.rho === rho && datum.k === k && datum.bandwidth === bandwidth"
 
 
 def gap_chart(lang: str) -> alt.LayerChart:
-    """The seeds' mean gap at each ε (dots, with their range) and the fitted straight line."""
+    """The seeds' mean gap at each ε (dots, with their range) and the fitted straight line.
+
+    The rows hold every (ρ, k, bandwidth) with its gaps as lists over ε; the
+    chart keeps the current one, flattens the lists and draws the line
+    ``slope · ε + intercept``, labelled with its slope and R².
+    """
     text = in_language(_GAP_TEXT, lang)
-    base = alt.Chart(alt.Data(name="gap"))
+    current = alt.Chart(alt.Data(name="gap")).transform_filter(GAP_FILTER)
+    base = current.transform_flatten(["epsilon", "gap", "low", "high"]).transform_calculate(
+        fit="datum.slope * datum.epsilon + datum.intercept"
+    )
     x = alt.X("epsilon:Q", title=text["x"], scale=alt.Scale(domain=[0, 0.4], nice=False))
     y_title = text["y"]
+    y_axis = fixed_axis(Y_EXTENT + 10)
     line = base.mark_line(color=GREY, strokeDash=DASHED, strokeWidth=2).encode(
-        x=x, y=alt.Y("fit:Q", title=y_title, axis=fixed_axis(Y_EXTENT + 10))
+        x=x, y=alt.Y("fit:Q", title=y_title, axis=y_axis)
     )
     spread = base.mark_rule(color=VERMILLION, strokeWidth=2).encode(
-        x=x, y=alt.Y("low:Q", title=y_title), y2="high:Q"
+        x=x, y=alt.Y("low:Q", title=y_title, axis=y_axis), y2="high:Q"
     )
     dots = base.mark_point(filled=True, size=70, color=VERMILLION, opacity=1).encode(
         x=x,
-        y=alt.Y("gap:Q", title=y_title),
+        y=alt.Y("gap:Q", title=y_title, axis=y_axis),
         tooltip=[
             alt.Tooltip("epsilon:Q", title="ε"),
-            alt.Tooltip("gap:Q", title=y_title, format=".4g"),
-            alt.Tooltip("low:Q", title=text["low"], format=".4g"),
-            alt.Tooltip("high:Q", title=text["high"], format=".4g"),
-            alt.Tooltip("fit:Q", title=text["fit"], format=".4g"),
+            alt.Tooltip("gap:Q", title=y_title, format=".3g"),
+            alt.Tooltip("low:Q", title=text["low"], format=".3g"),
+            alt.Tooltip("high:Q", title=text["high"], format=".3g"),
+            alt.Tooltip("fit:Q", title=text["fit"], format=".3g"),
         ],
     )
-    current = (
+    now = (
         base.transform_filter("datum.epsilon === epsilon")
         .mark_point(filled=False, size=260, color=INK, strokeWidth=1.5)
-        .encode(x=x, y=alt.Y("gap:Q", title=y_title))
+        .encode(x=x, y=alt.Y("gap:Q", title=y_title, axis=y_axis))
     )
     label = (
-        base.transform_filter(f"datum.epsilon === {0.4}")
-        .mark_text(align="right", dx=-8, dy=-10, fontSize=ANNOTATION_SIZE, color=GREY)
-        .encode(x=x, y=alt.Y("fit:Q", title=y_title), text=alt.value(text["fit"]))
+        current.transform_calculate(
+            label=(
+                f"'{text['fit']}: {text['slope']} ' + format(datum.slope, '.3~g')"
+                " + ', R² ' + format(datum.r2, '.2f')"
+            )
+        )
+        .mark_text(
+            align="left",
+            baseline="top",
+            x=8,
+            y=8,
+            fontSize=VALUE_SIZE,
+            fontWeight="bold",
+            color=INK,
+        )
+        .encode(text="label:N")
     )
-    chart = layered(line, spread, dots, current, label).add_params(*_params(("epsilon", 0.4)))
+    chart = layered(line, spread, dots, now, label).add_params(
+        *_params(("epsilon", 0.4), ("rho", 0.1), ("k", 5), ("bandwidth", 1.0))
+    )
     return chart.properties(width=WIDTH, height=HEIGHT, title=text["title"])
 
 
@@ -810,10 +819,11 @@ def make_charts(facts: PictureFacts) -> tuple[Chart, ...]:
             "release",
             lambda lang: release_chart(lang, facts),
             {
-                "ko": "시드 1의 합성 레코드(복사본과 새로 뽑은 것), 포함 표본, 표적과 그 k개 "
-                "이웃. 오른쪽은 표적 주변을 확대해 커널의 1σ 타원과 복사 잡음의 1σ 원을 함께 그린다.",
-                "en": "Seed 1's synthetic records (copies and fresh draws), the members, the "
-                "target and its k nearest synthetic records; on the right, the target's "
+                "ko": "시드 1의 합성 레코드(복사본과 새로 뽑은 것), 표적과 그 k개 이웃. "
+                "오른쪽은 표적 주변을 확대해 커널의 1σ 타원과 복사 잡음의 1σ 원을 함께 "
+                "그린다.",
+                "en": "Seed 1's synthetic records (copies and fresh draws), the target and "
+                "its k nearest synthetic records; on the right, the target's "
                 "surroundings with the kernel's 1σ ellipse and the 1σ circle of the copy noise.",
             },
         ),
@@ -864,9 +874,10 @@ def make_charts(facts: PictureFacts) -> tuple[Chart, ...]:
             gap_chart,
             {
                 "ko": "과적합 강도 ε마다 포함 표본과 미포함 표본의 평균 Gen-LRA 점수 차이(세 "
-                "시드의 평균과 범위)와 최소제곱 직선.",
+                "시드의 평균과 범위)와 최소제곱 직선, 그 기울기와 R².",
                 "en": "The mean Gen-LRA score gap between members and non-members at each "
-                "overfitting strength ε (mean and range of three seeds), with the least-squares line.",
+                "overfitting strength ε (mean and range of three seeds), with the least-squares "
+                "line, its slope and its R².",
             },
         ),
         Chart(
