@@ -25,6 +25,7 @@ from privacy_explorer.errors import (
     location,
     raise_collected,
 )
+from privacy_explorer.lazy import chunk_files, lesson_lazy_rows
 from privacy_explorer.lesson import LANGUAGES
 from privacy_explorer.links import PageSource, check_links
 from privacy_explorer.markup import ParsedMarkdown, parse_markdown
@@ -394,11 +395,19 @@ def render_site(
         if run is not None:
             _check_tables(item, run, summary, root)
         result: dict[str, Any] = {"readouts": {}, "datasets": {}}
+        by_lang = {
+            lang: _chart_specs(item, run, summary, lang, root) if run else {} for lang in LANGUAGES
+        }
+        lazy = None
         if module is not None and run is not None:
             result = run.results[module.grid.key(module.grid.default)]
+            every_spec = [spec for specs in by_lang.values() for spec in specs.values()]
+            lazy = lesson_lazy_rows(module, run.results, summary, every_spec, root)
+            if lazy is not None:
+                files.update(chunk_files(lesson.slug, lazy))
         for lang in LANGUAGES:
             context = page_context(project, strings, lang, f"{lesson.slug}.html")
-            specs = _chart_specs(item, run, summary, lang, root) if run else {}
+            specs = by_lang[lang]
             svg_href = {}
             for name, spec in specs.items():
                 svg_path = f"assets/charts/{lesson.slug}/{name}.{lang}.svg"
@@ -411,7 +420,7 @@ def render_site(
             if module is not None and run is not None:
                 placed = {d.names[0] for d in item.parsed[lang].directives if d.kind == "table"}
                 tables = tuple(live_tables(module, placed, summary))
-                data = lesson_data(module, run.results, specs, lang, tables)
+                data = lesson_data(module, run.results, specs, lang, tables, lazy)
                 files[f"assets/data/{lesson.slug}.{lang}.js"] = data_script(lesson.slug, data)
             page = lesson.pages[lang]
             files[site_path(lang, f"{lesson.slug}.html")] = render_lesson(

@@ -54,6 +54,16 @@ again. Then it calls ``summarize(results, study)``, where ``study`` maps
 ``study`` and a ``summarize`` that takes both arguments; a module without it
 keeps ``summarize(results)``. The build checks this when it loads the module.
 
+Lazy datasets
+-------------
+
+``LAZY: tuple[str, ...]`` names datasets of ``result["datasets"]`` whose rows
+stay out of the page data that loads with the page: the page loads them, a few
+grid points at a time, when a control first needs them (see
+:mod:`privacy_explorer.lazy`). Use it when the rows of every point together
+would make the page slow to open. Each name must be a dataset that ``compute``
+returns, not one of ``summarize``.
+
 The module imports nothing from ``explorer`` except this file and
 :mod:`privacy_explorer.provenance` (checksums of data files), both plain Python, so its
 library functions stay reusable on their own.

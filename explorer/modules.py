@@ -66,6 +66,8 @@ class LessonModule:
     """The module's ``STUDY``: experiments computed for ``summarize``, never shown as controls."""
     study: Callable[..., Any] | None = None
     """``study(**point)`` -> a JSON-ready value, for every point of :attr:`study_grid`."""
+    lazy: tuple[str, ...] = ()
+    """Datasets the page loads only when a control needs them (see :mod:`privacy_explorer.lazy`)."""
 
 
 def module_path(compute_dir: Path, name: str) -> Path:
@@ -361,6 +363,17 @@ def check_contract(module: ModuleType, name: str, path: Path, root: Path) -> Les
     summarize = getattr(module, "summarize", None)
     study = getattr(module, "study", None)
     _check_study(study_grid is not None, study, summarize, where, problems)
+    lazy = getattr(module, "LAZY", ())
+    if isinstance(lazy, str) or not isinstance(lazy, tuple | list):
+        problems.append(
+            f"{where}: LAZY must be a tuple of dataset names, e.g. LAZY = ('release',), "
+            f"got {lazy!r}"
+        )
+        lazy = ()
+    elif any(not isinstance(name, str) for name in lazy) or len(set(lazy)) != len(lazy):
+        problems.append(
+            f"{where}: LAZY must list dataset names (texts), each once, got {tuple(lazy)!r}"
+        )
     raise_collected(problems)
     return LessonModule(
         name=name,
@@ -375,6 +388,7 @@ def check_contract(module: ModuleType, name: str, path: Path, root: Path) -> Les
         source_digest=source_digest(path, root),
         study_grid=study_grid,
         study=study if callable(study) else None,
+        lazy=tuple(lazy),
     )
 
 
