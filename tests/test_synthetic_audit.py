@@ -101,7 +101,7 @@ def test_the_grid_is_the_documented_one():
     assert sa.GRID.param("k").values == (1, 5, 20, 50)
     assert sa.GRID.param("bandwidth").values == (0.1, 0.25, 0.5, 1.0, 2.0)
     assert len(sa.GRID) == 700
-    assert sa.GRID.group_by == ("rho",)
+    assert sa.GRID.group_by == ("epsilon",)
     assert sa.GRID.default == POINTS[0]
     assert len(sa.STUDY) == (len(GENERATOR_SETTINGS) + len(sa.HIGH_D_RHOS) + 1) * 3
     assert set(sa.LAZY) <= set(sa.compute(**POINTS[0])["datasets"])
@@ -277,16 +277,21 @@ def aucs(**means: float) -> dict[str, SeedSummary]:
     return values
 
 
-def test_the_auc_verdict_follows_what_was_measured():
-    lead = sa.auc_verdict(aucs(gen_lra=0.7, dcr=0.6), chance_high=0.56)
-    assert lead["ko"].startswith("여기서는 아홉 공격 가운데 Gen-LRA의 평균 AUC가 가장 높고")
-    assert "DCR(0.600)" in lead["ko"] and "followed by DCR (0.600)" in lead["en"]
-    assert "overlap" not in lead["en"] and "chance" not in lead["en"]
-    trail = sa.auc_verdict(aucs(gen_lra=0.6, dcr=0.605), chance_high=0.56)
-    assert "DCR's mean AUC is 0.005 above Gen-LRA's" in trail["en"]
-    assert "overlap" in trail["en"] and "겹치므로" in trail["ko"]
-    chance = sa.auc_verdict(aucs(gen_lra=0.52), chance_high=0.56)
-    assert "within the chance range" in chance["en"] and "우연 범위 안" in chance["ko"]
+def test_the_comparison_follows_what_was_measured():
+    lead = sa.comparison(aucs(gen_lra=0.7, dcr=0.6), chance_high=0.56)
+    assert lead["rival_attack"] == sa.SHORT_NAMES["dcr"]
+    assert lead["rival_auc"] == 0.6 and lead["gen_lra_lead"] == pytest.approx(0.1)
+    assert lead["seed_overlap"]["en"] == "do not overlap"
+    assert lead["chance_place"] == {"ko": "밖에", "en": "outside"}
+    trail = sa.comparison(aucs(gen_lra=0.6, dcr=0.605), chance_high=0.56)
+    assert trail["gen_lra_lead"] == pytest.approx(-0.005)
+    assert trail["seed_overlap"] == {"ko": "겹친다", "en": "overlap"}
+    chance = sa.comparison(aucs(gen_lra=0.52), chance_high=0.56)
+    assert chance["chance_place"]["en"] == "inside"
+    assert chance["rival_attack"] == sa.SHORT_NAMES["dcr"]  # ties: the first in registry order
+    for readout in sa.READOUTS:
+        if readout.name in lead:
+            assert readout.text(lead[readout.name], "ko")
 
 
 # --- The whole-lesson datasets, on results built by hand -------------------------------------
@@ -339,17 +344,19 @@ def test_the_gap_rows_fit_a_line_per_rho_k_and_bandwidth(made_up_results):
 
 def test_wins_and_findings_count_what_the_results_say(made_up_results):
     wins = {row["bandwidth"]: row for row in sa.wins_rows(made_up_results)}
-    assert wins["0.25 ×"]["first_auc"] == 4 * 4  # every ε > 0 and every k, at ρ = 0.1
-    assert wins["1 ×"]["first_auc"] == 0 and wins["1 ×"]["points"] == 4 * 7 * 4
+    assert wins["0.25×"]["first_auc"] == 4 * 4  # every ε > 0 and every k, at ρ = 0.1
+    assert wins["1×"]["first_auc"] == 0 and wins["1×"]["points"] == 4 * 7 * 4
     generators = [{"setting": {"ko": "가", "en": "A"}, "best_auc_attack": sa.SHORT_NAMES["dcr"]}]
-    findings = sa.findings_rows(made_up_results, sa.gap_rows(made_up_results), generators)
+    high_d = [{"auc_2d": 0.5, "auc_8d": 0.6}, {"auc_2d": 0.7, "auc_8d": 0.6}]
+    findings = sa.findings_rows(made_up_results, sa.gap_rows(made_up_results), generators, high_d)
     answers = [row["answer"]["en"] for row in findings]
     assert answers[0] == "0 of 112"
     assert answers[1] == "16 of 560"
     assert answers[3] == "DCR (80 of 80)"
     assert answers[4].startswith("AUC +0.050 (ε = 0.05, ρ = 0.1, k = 1, 0.25×)")
     assert answers[5] == "80 of 80" and answers[6] == "0 of 60"
-    assert answers[7] == "none"
+    assert answers[7] == "1 of 2"
+    assert answers[8] == "none"
 
 
 # --- The study, and its tables -----------------------------------------------------------------

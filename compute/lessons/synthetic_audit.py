@@ -19,16 +19,19 @@ The grid: a generator that memorizes
     (common random numbers), so one draw per seed serves them all
     (:func:`~compute.audit_experiments.relabel_rho`).
 Grouping
-    ``GRID`` groups the points by ρ (``group_by``): a worker computes every
-    ε of one ρ, which the score-gap line needs (gap against ε), and memoizes
-    the draws (:func:`simulation`). Curves against ρ cross the groups, so
-    they are built by :func:`summarize` from every point's ``board``.
+    ``GRID`` groups the points by ε (``group_by``): a worker draws every ρ of
+    one ε once (:func:`simulation`, memoized), which the curves against ρ
+    (``sweep``) and the heat map over ρ and bandwidth (``advantage``) need at
+    every point. The five groups split evenly over two workers (ε = 0 needs
+    three draws, every other ε twenty-one). The score gap against ε crosses
+    the groups: each point returns its gap (``score_gap``, not drawn) and
+    :func:`summarize` fits the line per (ρ, k, bandwidth) (:func:`gap_rows`).
 The picture
     Seed :data:`PICTURE_SEED` is drawn in 2-D: its release at the current
-    (ε, ρ), its members, and one target, the member copied most often at the
-    largest ε (:func:`picture_target`); with common random numbers its copies
-    at a smaller ε are a subset of those. Its ``k`` nearest synthetic records
-    are those Gen-LRA sums over. The zoomed panel draws the kernel of the
+    (ε, ρ) and one target, the member copied most often at the largest ε
+    (:func:`picture_target`); with common random numbers its copies at a
+    smaller ε are a subset of those. Its ``k`` nearest synthetic records are
+    those Gen-LRA sums over. The zoomed panel draws the kernel of the
     reference KDE (covariance ``(m f)² Σ_R``, its 1-standard-deviation
     ellipse) and the circle of radius ``ρ · spread`` of the copying noise.
 The study: real generators, a higher dimension, two checks
@@ -39,13 +42,20 @@ The study: real generators, a higher dimension, two checks
     Silverman's bandwidth; utility as test R²); the 8-D simulation at
     ε = :data:`HIGH_D_EPSILON` for three ρ; and ``checks``: the invariance
     demonstration and Gen-LRA's exact shortcut against SciPy refits.
-Readouts
-    are what changes with the controls. Everything that is the same on every
-    point (sizes, resolutions of the FPR, the study) is in tables from
-    :func:`summarize`, which cost the page data nothing per point.
+Page weight
+    Readouts are only what changes with the controls; everything that is the
+    same on every point (sizes, resolutions of the FPR, the study, what the
+    build found) is in tables from :func:`summarize`, which cost the page data
+    nothing per point. The per-point rows of the charts are ``LAZY``: the page
+    loads them in chunks when a control first needs them. The whole-grid rows
+    that ship with the page (the gap lines) carry :data:`SUMMARY_DIGITS`.
 Chart rows
-    carry 4 significant digits (:func:`privacy_explorer.lesson.chart_number`);
-    readouts keep full precision.
+    carry 4 significant digits (:func:`privacy_explorer.lesson.chart_number`),
+    the picture's coordinates 3 decimals; readouts keep full precision.
+Sentences
+    The verdicts the page prints (:func:`comparison`, the ``findings`` and
+    ``claims`` tables) are written from the measured numbers, so that they
+    stay true whatever a rebuild measures.
 """
 
 from __future__ import annotations
@@ -114,7 +124,9 @@ overflow bin."""
 CHART_DIGITS = 4
 """Significant digits of a point's chart rows (AUCs and TPRs to 0.0001, coordinates to 0.001)."""
 SUMMARY_DIGITS = 3
-"""Significant digits of the whole-grid curves, which ship with the page: the eye needs no more."""
+"""Significant digits of the whole-grid rows, which ship with the page: the eye needs no more."""
+RANGE_DIGITS = 2
+"""Significant digits of the ends of a seed range drawn as a line (its ends only)."""
 ELLIPSE_POINTS = 24
 """Vertices of the kernel ellipse and the noise circle in the zoomed picture."""
 HIGH_D = 8
@@ -285,43 +297,56 @@ def release_rows(draw: SimulationResult, target: int) -> list[dict[str, Any]]:
     ]
 
 
+def outline_rows(rho: float, bandwidth: float) -> list[dict[str, Any]]:
+    """The zoomed picture's outlines around the target: the kernel and the copy noise.
+
+    The kernel of the reference KDE at ``bandwidth`` × Silverman has covariance
+    ``(m f)² Σ_R = (m f L)(m f L)ᵀ``; its 1-standard-deviation ellipse is the
+    unit circle mapped by ``m f L``. The copy noise is isotropic with standard
+    deviation ``ρ · spread``: a circle, absent at ρ = 0 (exact copies).
+    """
+    split = picture_split()
+    target = split.members[picture_target()]
+    angles = np.linspace(0.0, 2 * math.pi, ELLIPSE_POINTS + 1)
+    unit = np.vstack([np.cos(angles), np.sin(angles)])
+    kde = fit_kde(split.reference, SilvermanMultiple(bandwidth))
+    shapes = [("kernel", target[:, None] + kde.factor * kde.cholesky @ unit)]
+    if rho > 0:
+        shapes.append(("noise", target[:, None] + rho * split.population.spread * unit))
+    return [
+        {"shape": shape, "order": i, "x": _coordinate(x), "y": _coordinate(y)}
+        for shape, outline in shapes
+        for i, (x, y) in enumerate(outline.T)
+    ]
+
+
 def _best(values: Mapping[str, float]) -> str:
     """The attack with the highest value (the first in registry order on a tie)."""
     return max(ATTACK_KEYS, key=lambda attack: (values[attack], -ATTACK_KEYS.index(attack)))
 
 
-def auc_verdict(aucs: Mapping[str, SeedSummary], chance_high: float) -> dict[str, str]:
-    """A sentence comparing Gen-LRA with the best attack here, true for whatever was measured."""
-    means = {attack: summary.mean for attack, summary in aucs.items()}
-    best = _best(means)
-    gen = aucs[GEN_LRA]
-    if best == GEN_LRA:
-        runner = _best({a: (m if a != GEN_LRA else -1.0) for a, m in means.items()})
-        ko = (
-            f"여기서는 아홉 공격 가운데 Gen-LRA의 평균 AUC가 가장 높고, 그다음은 "
-            f"{SHORT_NAMES[runner]['ko']}({means[runner]:.3f})이다"
-        )
-        en = (
-            f"Here Gen-LRA has the highest mean AUC of the nine attacks, followed by "
-            f"{SHORT_NAMES[runner]['en']} ({means[runner]:.3f})"
-        )
-        rival = aucs[runner]
-        overlap = rival.high >= gen.low
-    else:
-        lead = means[best] - gen.mean
-        ko = f"여기서는 {SHORT_NAMES[best]['ko']}의 평균 AUC가 Gen-LRA보다 {lead:.3f} 높다"
-        en = f"Here {SHORT_NAMES[best]['en']}'s mean AUC is {lead:.3f} above Gen-LRA's"
-        overlap = aucs[best].low <= gen.high
-    if overlap:
-        ko += (
-            ". 다만 두 공격의 시드별 범위가 겹치므로, 이 차이는 시드에 따른 흔들림과 "
-            "구별되지 않는다"
-        )
-        en += "; their ranges over the seeds overlap, so the difference is within the seed noise"
-    if max(means.values()) < chance_high:
-        ko += ". 가장 높은 평균 AUC도 우연 범위 안에 있다"
-        en += ". Even the highest mean AUC lies within the chance range"
-    return {"ko": ko + ".", "en": en + "."}
+def comparison(aucs: Mapping[str, SeedSummary], chance_high: float) -> dict[str, Any]:
+    """Gen-LRA against the strongest rival here, as short readouts the page's sentence joins.
+
+    ``rival_attack`` and ``rival_auc`` name the rival with the highest mean AUC;
+    ``gen_lra_lead`` is Gen-LRA's mean AUC minus the rival's (negative when
+    Gen-LRA trails); ``seed_overlap`` says whether the two ranges over the
+    seeds overlap, and ``chance_place`` whether the highest mean AUC of all
+    lies inside the chance range (below ``chance_high``).
+    """
+    rival = strongest_rival(aucs)
+    gen, other = aucs[GEN_LRA], aucs[rival]
+    overlap = other.low <= gen.high and gen.low <= other.high
+    inside = max(summary.mean for summary in aucs.values()) < chance_high
+    return {
+        "rival_attack": SHORT_NAMES[rival],
+        "rival_auc": other.mean,
+        "gen_lra_lead": gen.mean - other.mean,
+        "seed_overlap": _text("겹친다", "overlap")
+        if overlap
+        else _text("겹치지 않는다", "do not overlap"),
+        "chance_place": _text("안에", "inside") if inside else _text("밖에", "outside"),
+    }
 
 
 @functools.cache
@@ -412,7 +437,7 @@ def compute(*, epsilon: float, rho: float, k: int, bandwidth: float) -> dict[str
         "dcr_auc": aucs["dcr"].mean,
         "best_auc_attack": SHORT_NAMES[best_auc],
         "best_auc": aucs[best_auc].mean,
-        "auc_verdict": auc_verdict(aucs, chance_high),
+        **comparison(aucs, chance_high),
         "gen_lra_tpr": tprs[GEN_LRA][SWEEP_FPR].mean,
         "dcr_tpr": tprs["dcr"][SWEEP_FPR].mean,
         "best_tpr_attack": SHORT_NAMES[best_tpr],
@@ -424,6 +449,7 @@ def compute(*, epsilon: float, rho: float, k: int, bandwidth: float) -> dict[str
         "advantage": advantage_rows(epsilon, k),
         "scores": score_histogram(gen_lra.member_scores, gen_lra.nonmember_scores, target_score),
         "release": release_rows(picture, target),
+        "outline": outline_rows(rho, bandwidth),
         # not drawn: summarize() fits the gap against ε from every point's row
         "score_gap": [{"gap": gaps.mean, "low": gaps.low, "high": gaps.high}],
     }
@@ -553,8 +579,8 @@ def gap_rows(results: Mapping[str, dict[str, Any]]) -> list[dict[str, Any]]:
                         "bandwidth": bandwidth,
                         "epsilon": list(EPSILONS),
                         "gap": [_number(g["gap"], SUMMARY_DIGITS) for g in gaps],
-                        "low": [_number(g["low"], SUMMARY_DIGITS) for g in gaps],
-                        "high": [_number(g["high"], SUMMARY_DIGITS) for g in gaps],
+                        "low": [_number(g["low"], RANGE_DIGITS) for g in gaps],
+                        "high": [_number(g["high"], RANGE_DIGITS) for g in gaps],
                         "slope": _number(line.slope, SUMMARY_DIGITS),
                         "intercept": _number(line.intercept, SUMMARY_DIGITS),
                         "r2": _number(line.r_squared, SUMMARY_DIGITS),
@@ -580,7 +606,7 @@ def wins_rows(results: Mapping[str, dict[str, Any]]) -> list[dict[str, Any]]:
             first_tpr += _best({a: board[a]["tpr_at_0_01"] for a in ATTACK_KEYS}) == GEN_LRA
         rows.append(
             {
-                "bandwidth": f"{bandwidth:g} ×",
+                "bandwidth": f"{bandwidth:g}×",
                 "kernel": kernel_scale(bandwidth),
                 "points": len(points),
                 "first_auc": first_auc,
@@ -591,37 +617,9 @@ def wins_rows(results: Mapping[str, dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def picture_rows() -> dict[str, list[dict[str, Any]]]:
-    """Seed 1's target, and the kernel ellipses and noise circles around it."""
-    split = picture_split()
-    target = split.members[picture_target()]
-    angles = np.linspace(0.0, 2 * math.pi, ELLIPSE_POINTS + 1)
-    unit = np.vstack([np.cos(angles), np.sin(angles)])
-    shapes = []
-    for bandwidth in BANDWIDTHS:
-        kde = fit_kde(split.reference, SilvermanMultiple(bandwidth))
-        outline = target[:, None] + kde.factor * kde.cholesky @ unit
-        shapes += [
-            {
-                "shape": "kernel",
-                "value": bandwidth,
-                "order": i,
-                "x": _coordinate(x),
-                "y": _coordinate(y),
-            }
-            for i, (x, y) in enumerate(outline.T)
-        ]
-    for rho in RHOS:
-        if rho == 0:
-            continue  # exact copies: no circle to draw
-        outline = target[:, None] + rho * split.population.spread * unit
-        shapes += [
-            {"shape": "noise", "value": rho, "order": i, "x": _coordinate(x), "y": _coordinate(y)}
-            for i, (x, y) in enumerate(outline.T)
-        ]
-    return {
-        "target": [{"x": _number(target[0]), "y": _number(target[1])}],
-        "shapes": shapes,
-    }
+    """Seed 1's target: the same at every point, so it ships once with the page."""
+    x, y = picture_split().members[picture_target()]
+    return {"target": [{"x": _coordinate(x), "y": _coordinate(y)}]}
 
 
 def _mean(values: Iterable[float]) -> float:
@@ -878,11 +876,11 @@ def high_d_rows(results: Mapping[str, dict[str, Any]], study: Mapping[str, Any])
             name = SHORT_NAMES[attack]
             if k is not None:
                 name = _text(
-                    f"{name['ko']} (k = {k}, {bandwidth:g} ×)",
-                    f"{name['en']} (k = {k}, {bandwidth:g} ×)",
+                    f"{name['ko']} (k = {k}, {bandwidth:g}×)",
+                    f"{name['en']} (k = {k}, {bandwidth:g}×)",
                 )
             elif bandwidth is not None:
-                name = _text(f"{name['ko']} ({bandwidth:g} ×)", f"{name['en']} ({bandwidth:g} ×)")
+                name = _text(f"{name['ko']} ({bandwidth:g}×)", f"{name['en']} ({bandwidth:g}×)")
             rows.append(
                 {
                     "rho": rho,
@@ -902,6 +900,7 @@ def findings_rows(
     results: Mapping[str, dict[str, Any]],
     gaps: Sequence[Mapping[str, Any]],
     generators: Sequence[Mapping[str, Any]],
+    high_d: Sequence[Mapping[str, Any]],
 ) -> list[dict[str, Any]]:
     """What this build found, each answer computed from the results (never typed in prose)."""
     points = [(p, r) for p, r in _points(results) if p["epsilon"] > 0]
@@ -979,6 +978,14 @@ def findings_rows(
         {
             "question": _text("같은 조합: ρ > 0.2", "The same: ρ > 0.2"),
             "answer": _count(straight_large, len(large)),
+        },
+        {
+            "question": _text(
+                f"{HIGH_D}차원에서 AUC가 2차원보다 높은 공격 변형 (ε = {HIGH_D_EPSILON:g})",
+                f"Attack variants with a higher AUC in {HIGH_D}-D than in 2-D "
+                f"(ε = {HIGH_D_EPSILON:g})",
+            ),
+            "answer": _count(sum(row["auc_8d"] > row["auc_2d"] for row in high_d), len(high_d)),
         },
         {
             "question": _text(
@@ -1064,16 +1071,17 @@ def summarize(
     real = generator_rows(study)
     shares = real.pop("_shares")[0]
     gaps = gap_rows(results)
+    high_d = high_d_rows(results, study)
     return {
         "gap": gaps,
         "wins": wins_rows(results),
         **picture_rows(),
         **real,
         "claims": claims_rows(shares),
-        "findings": findings_rows(results, gaps, real["generators"]),
+        "findings": findings_rows(results, gaps, real["generators"], high_d),
         "shortcut": shortcut_rows(study),
         "invariance": invariance_rows(study),
-        "high_d": high_d_rows(results, study),
+        "high_d": high_d,
         **fixed_rows(),
     }
 
@@ -1107,7 +1115,7 @@ STUDY = Grid(
     )
 )
 
-LAZY: tuple[str, ...] = ("advantage", "board", "release", "scores", "sweep")
+LAZY: tuple[str, ...] = ("advantage", "board", "outline", "release", "scores", "sweep")
 """Per-point rows loaded when a control first needs them, not with the page."""
 
 READOUTS: tuple[Readout, ...] = (
@@ -1127,7 +1135,7 @@ READOUTS: tuple[Readout, ...] = (
         _text("커널 폭 (분포의 퍼짐 단위)", "Kernel width (in units of the spread)"),
         ".2f",
     ),
-    Readout("gen_lra_auc", _text("Gen-LRA의 평균 AUC", "Gen-LRA's mean AUC"), ".3f", announce=True),
+    Readout("gen_lra_auc", _text("Gen-LRA의 평균 AUC", "Gen-LRA's mean AUC"), ".3f"),
     Readout(
         "gen_lra_range", _text("Gen-LRA AUC의 시드별 범위", "Range of Gen-LRA's AUC over seeds")
     ),
@@ -1137,7 +1145,23 @@ READOUTS: tuple[Readout, ...] = (
     ),
     Readout("best_auc", _text("가장 높은 평균 AUC", "Highest mean AUC"), ".3f"),
     Readout(
-        "auc_verdict", _text("Gen-LRA와 가장 강한 공격의 비교", "Gen-LRA against the strongest")
+        "rival_attack",
+        _text("평균 AUC가 가장 높은 경쟁 공격", "Rival with the highest mean AUC"),
+    ),
+    Readout("rival_auc", _text("그 경쟁 공격의 평균 AUC", "That rival's mean AUC"), ".3f"),
+    Readout(
+        "gen_lra_lead",
+        _text("Gen-LRA의 평균 AUC − 경쟁 공격의 평균 AUC", "Gen-LRA's mean AUC − the rival's"),
+        "+.3f",
+        announce=True,
+    ),
+    Readout(
+        "seed_overlap",
+        _text("두 공격의 시드별 범위가 겹치는지", "Whether the two ranges over seeds overlap"),
+    ),
+    Readout(
+        "chance_place",
+        _text("가장 높은 평균 AUC가 우연 범위 안인지", "Whether the highest mean AUC is by chance"),
     ),
     Readout("gen_lra_tpr", _text("Gen-LRA의 FPR 1 %에서 TPR", "Gen-LRA's TPR at FPR 1 %"), ".1%"),
     Readout("dcr_tpr", _text("DCR의 FPR 1 %에서 TPR", "DCR's TPR at FPR 1 %"), ".1%"),

@@ -198,14 +198,14 @@ def _release_panel(
     )
     layers: list[alt.Chart] = [synthetic, neighbours, target]
     if shapes:
-        outline = alt.Chart(alt.Data(name="shapes"))
+        outline = alt.Chart(alt.Data(name="outline"))
         kernel = (
-            outline.transform_filter("datum.shape === 'kernel' && datum.value === bandwidth")
+            outline.transform_filter("datum.shape === 'kernel'")
             .mark_line(color=GREEN, strokeWidth=2, clip=True)
             .encode(x=x, y=y, order="order:Q")
         )
         noise = (
-            outline.transform_filter("datum.shape === 'noise' && datum.value === rho")
+            outline.transform_filter("datum.shape === 'noise'")
             .mark_line(color=VERMILLION, strokeWidth=1.5, strokeDash=GUIDE_DASH, clip=True)
             .encode(x=x, y=y, order="order:Q")
         )
@@ -228,9 +228,7 @@ def release_chart(lang: str, facts: PictureFacts) -> alt.HConcatChart:
     zoom = _release_panel(
         text, defaults, (tx - ZOOM, tx + ZOOM), (ty - ZOOM, ty + ZOOM), text["zoom"], shapes=True
     )
-    chart = alt.hconcat(whole, zoom, spacing=16).add_params(
-        *_params(("k", 5), ("rho", 0.1), ("bandwidth", 1.0))
-    )
+    chart = alt.hconcat(whole, zoom, spacing=16).add_params(*_params(("k", 5)))
     return chart.properties(title=text["title"]).resolve_scale(color="shared", shape="shared")
 
 
@@ -441,7 +439,7 @@ _SWEEP_TEXT: dict[str, Text] = {
 }
 
 
-def _sweep_panel(lang: str, metric: str, facts: PictureFacts, legend: bool) -> alt.LayerChart:
+def _sweep_panel(lang: str, metric: str, facts: PictureFacts) -> alt.LayerChart:
     text = in_language(_SWEEP_TEXT, lang)
     colours, dashes, _ = attack_scales(lang)
     base = alt.Chart(alt.Data(name="sweep")).transform_calculate(
@@ -472,7 +470,7 @@ def _sweep_panel(lang: str, metric: str, facts: PictureFacts, legend: bool) -> a
             x=x, y=alt.Y(f"{low}:Q", scale=scale, title=title, axis=axis), y2=f"{high}:Q"
         )
     )
-    legend_spec = legend_above(text["legend"]) if legend else None
+    legend_spec = legend_above(text["legend"])  # the same in both panels: drawn once
     tooltip = [
         alt.Tooltip("name:N", title=text["legend"]),
         alt.Tooltip("rho:Q", title="ρ"),
@@ -513,8 +511,8 @@ def sweep_chart(lang: str, facts: PictureFacts) -> alt.VConcatChart:
     bandwidth; Gen-LRA's range over the seeds shaded, the current ρ marked."""
     text = in_language(_SWEEP_TEXT, lang)
     chart = alt.vconcat(
-        _sweep_panel(lang, "auc", facts, legend=True),
-        _sweep_panel(lang, "tpr", facts, legend=False),
+        _sweep_panel(lang, "auc", facts),
+        _sweep_panel(lang, "tpr", facts),
         spacing=12,
     ).add_params(*_params(("rho", 0.1)))
     return chart.properties(title=text["title"])
@@ -700,7 +698,9 @@ def generator_chart(lang: str) -> alt.HConcatChart:
             y=y,
             color=alt.Color(
                 f"{metric}:Q",
-                scale=alt.Scale(range=["#ffffff", ink], domain=domain, clamp=True),
+                scale=alt.Scale(
+                    range=["#ffffff", ink], domain=domain, clamp=True, interpolate="rgb"
+                ),
                 legend=None,
             ),
             tooltip=[
@@ -709,7 +709,7 @@ def generator_chart(lang: str) -> alt.HConcatChart:
                 alt.Tooltip(f"{metric}:Q", title=text[metric], format=".3f"),
             ],
         )
-        values = base.mark_text(fontSize=9).encode(
+        values = base.mark_text(fontSize=10).encode(
             x=x,
             y=y,
             text=alt.Text(f"{metric}:Q", format=fmt),
@@ -720,9 +720,10 @@ def generator_chart(lang: str) -> alt.HConcatChart:
             ),
         )
         panels.append(
-            layered(cells, values).properties(width=9 * 21, height=16 * 17, title=text[metric])
+            layered(cells, values).properties(width=9 * 24, height=16 * 19, title=text[metric])
         )
-    return alt.hconcat(*panels, spacing=6).properties(title=text["title"])
+    chart = alt.hconcat(*panels, spacing=6).resolve_scale(color="independent")
+    return chart.properties(title=text["title"])
 
 
 _UTILITY_TEXT: dict[str, Text] = {
@@ -775,7 +776,9 @@ def utility_chart(lang: str) -> alt.LayerChart:
         x=x,
         y=y,
         color=colour,
-        shape=alt.Shape("family_name:N", scale=alt.Scale(domain=families), legend=None),
+        shape=alt.Shape(
+            "family_name:N", scale=alt.Scale(domain=families), legend=legend_above(text["legend"])
+        ),
         tooltip=[
             alt.Tooltip("label:N", title=text["setting"]),
             alt.Tooltip("utility:Q", title=text["x"], format=".3f"),
