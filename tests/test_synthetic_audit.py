@@ -30,7 +30,7 @@ from privacy_explorer.runner import json_ready
 
 POINTS = [
     {"epsilon": 0.4, "rho": 0.1, "k": 5, "bandwidth": 1.0},  # the default
-    {"epsilon": 0.2, "rho": 0.0, "k": 20, "bandwidth": 0.25},
+    {"epsilon": 0.4, "rho": 0.0, "k": 20, "bandwidth": 0.25},  # exact copies
     {"epsilon": 0.0, "rho": 0.7, "k": 1, "bandwidth": 2.0},
 ]
 
@@ -48,7 +48,7 @@ def sklearn_auc(members: np.ndarray, nonmembers: np.ndarray) -> float:
     return float(roc_auc_score(labels, np.r_[members, nonmembers]))
 
 
-def testbed_tpr(members: np.ndarray, nonmembers: np.ndarray, fpr: float) -> float:
+def interpolated_tpr(members: np.ndarray, nonmembers: np.ndarray, fpr: float) -> float:
     """The Synth-MIA testbed's reading: np.interp on scikit-learn's ROC curve."""
     labels = np.r_[np.ones(members.size), np.zeros(nonmembers.size)]
     fprs, tprs, _ = roc_curve(labels, np.r_[members, nonmembers], drop_intermediate=False)
@@ -137,23 +137,30 @@ def test_auc_and_tpr_readouts_are_sklearns_on_freshly_computed_scores(results, p
     aucs = [sklearn_auc(m, n) for m, n in gen]
     assert readouts["gen_lra_auc"] == pytest.approx(np.mean(aucs), abs=1e-12)
     assert readouts["gen_lra_range"] == f"{min(aucs):.3f}–{max(aucs):.3f}"
-    tprs = [testbed_tpr(m, n, 0.01) for m, n in gen]
+    tprs = [interpolated_tpr(m, n, 0.01) for m, n in gen]
     assert readouts["gen_lra_tpr"] == pytest.approx(np.mean(tprs), abs=1e-12)
-    assert readouts["gen_lra_tpr0"] == pytest.approx(
-        np.mean([testbed_tpr(m, n, 0.0) for m, n in gen]), abs=1e-12
-    )
     dcr = [dcr_of(seed, epsilon, rho) for seed in sa.SEEDS]
     assert readouts["dcr_auc"] == pytest.approx(
         np.mean([sklearn_auc(m, n) for m, n in dcr]), abs=1e-12
     )
     board = {row["attack"]: row for row in results[sa.GRID.key(point)]["datasets"]["board"]}
+    assert board["gen_lra"]["tpr_at_0"] == chart_number(
+        np.mean([interpolated_tpr(m, n, 0.0) for m, n in gen]), 4
+    )
+    assert board["gen_lra"]["tpr_at_0_001"] == chart_number(
+        np.mean([interpolated_tpr(m, n, 0.001) for m, n in gen]), 4
+    )
     assert board["gen_lra"]["auc"] == chart_number(np.mean(aucs), 4)
     assert board["gen_lra"]["auc_low"] == chart_number(min(aucs), 4)
     assert board["dcr"]["tpr_at_0_01"] == chart_number(
-        np.mean([testbed_tpr(m, n, 0.01) for m, n in dcr]), 4
+        np.mean([interpolated_tpr(m, n, 0.01) for m, n in dcr]), 4
     )
     best = max(board, key=lambda a: board[a]["auc"])
     assert readouts["best_auc"] == pytest.approx(board[best]["auc"], abs=1e-4)
+    rivals = {a: row["auc"] for a, row in board.items() if a != "gen_lra"}
+    rival = max(rivals, key=rivals.get)
+    assert readouts["rival_attack"] == sa.SHORT_NAMES[rival]
+    assert readouts["gen_lra_lead"] == pytest.approx(np.mean(aucs) - rivals[rival], abs=1e-4)
 
 
 def test_gen_lra_at_a_point_equals_scipy_refits():
@@ -372,7 +379,7 @@ def test_a_generator_study_point_equals_sklearn_on_a_fresh_run():
             sklearn_auc(outcome.member_scores, outcome.nonmember_scores), abs=1e-12
         )
         assert value["attacks"][attack]["tpr"]["0.01"] == pytest.approx(
-            testbed_tpr(outcome.member_scores, outcome.nonmember_scores, 0.01), abs=1e-12
+            interpolated_tpr(outcome.member_scores, outcome.nonmember_scores, 0.01), abs=1e-12
         )
     assert value["utility"] == result.utility_r2
     split = concrete_split(2)
