@@ -66,6 +66,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from compute.attacks import ATTACKS, chance_auc_spread, fit_kde, zero_fpr_upper_bound
 from compute.attacks.gen_lra import gen_lra_scores, refitted_gen_lra_scores
@@ -103,6 +104,8 @@ from compute.synthetic import SimulationSplit, simulation_split, two_d_populatio
 from privacy_explorer.lesson import Column, Grid, Param, Readout, Table, Text, chart_number
 
 DATA_FILES: tuple[str, ...] = ("concrete.csv",)
+
+FloatArray = npt.NDArray[np.float64]
 
 EPSILONS = SIMULATION_EPSILONS
 RHOS = SIMULATION_RHOS
@@ -162,7 +165,8 @@ def _text(ko: str, en: str) -> dict[str, str]:
 
 
 def _number(value: float, digits: int = CHART_DIGITS) -> float:
-    return chart_number(value, digits)
+    rounded: float = chart_number(float(value), digits)
+    return rounded
 
 
 def _coordinate(value: float) -> float:
@@ -256,7 +260,9 @@ def board_rows(
     return rows
 
 
-def score_histogram(members: np.ndarray, nonmembers: np.ndarray, target: float) -> list[dict]:
+def score_histogram(
+    members: FloatArray, nonmembers: FloatArray, target: float
+) -> list[dict[str, Any]]:
     """Member and non-member scores on shared bins from the lowest score; the last bin is open.
 
     Each row is a bin ``[low, high)`` with both counts; ``target`` marks the bin
@@ -504,12 +510,11 @@ def checks_study(seed: int) -> dict[str, Any]:
     half = CHECK_TARGETS // 2
     targets = np.vstack([draw.split.members[:half], draw.split.nonmembers[:half]])
     differences = []
+    reference, synthetic = draw.split.reference, draw.release.records
     for bandwidth in (1.0, min(BANDWIDTHS)):
-        options = {"k": max(KS), "bw_method": SilvermanMultiple(bandwidth)}
-        shortcut = gen_lra_scores(targets, draw.split.reference, draw.release.records, **options)
-        refit = refitted_gen_lra_scores(
-            targets, draw.split.reference, draw.release.records, **options
-        )
+        method = SilvermanMultiple(bandwidth)
+        shortcut = gen_lra_scores(targets, reference, synthetic, k=max(KS), bw_method=method)
+        refit = refitted_gen_lra_scores(targets, reference, synthetic, k=max(KS), bw_method=method)
         differences.append(float(np.max(np.abs(shortcut - refit))))
     neighbours = shown.neighbours_unit_change
     return {
@@ -549,7 +554,9 @@ def study(*, experiment: str, seed: int) -> dict[str, Any]:
 # --- Whole-lesson datasets ---------------------------------------------------------------
 
 
-def _points(results: Mapping[str, dict[str, Any]]) -> Iterable[tuple[dict[str, Any], dict]]:
+def _points(
+    results: Mapping[str, dict[str, Any]],
+) -> Iterable[tuple[dict[str, Any], dict[str, Any]]]:
     for point in GRID:
         yield point, results[GRID.key(point)]
 
@@ -794,7 +801,7 @@ def invariance_rows(study: Mapping[str, Any]) -> list[dict[str, Any]]:
     checks = [study[STUDY.key({"experiment": "checks", "seed": s})] for s in GENERATOR_SEEDS]
 
     def largest(field: str) -> float:
-        return max(c[field] for c in checks)
+        return float(max(c[field] for c in checks))
 
     scale = min(c["bracket_scale"] for c in checks)
     return [
@@ -850,7 +857,9 @@ def invariance_rows(study: Mapping[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def high_d_rows(results: Mapping[str, dict[str, Any]], study: Mapping[str, Any]) -> list[dict]:
+def high_d_rows(
+    results: Mapping[str, dict[str, Any]], study: Mapping[str, Any]
+) -> list[dict[str, Any]]:
     """Each attack variant in 8-D beside the same variant in 2-D, ε = 0.4, mean over seeds."""
     rows = []
     for rho in HIGH_D_RHOS:

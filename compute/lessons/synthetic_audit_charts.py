@@ -37,6 +37,7 @@ from compute.lessons.style import (
     VALUE_SIZE,
     VERMILLION,
     WIDTH,
+    Baseline,
     fixed_axis,
     in_language,
     layered,
@@ -228,8 +229,9 @@ def release_chart(lang: str, facts: PictureFacts) -> alt.HConcatChart:
     zoom = _release_panel(
         text, defaults, (tx - ZOOM, tx + ZOOM), (ty - ZOOM, ty + ZOOM), text["zoom"], shapes=True
     )
-    chart = alt.hconcat(whole, zoom, spacing=16).add_params(*_params(("k", 5)))
-    return chart.properties(title=text["title"]).resolve_scale(color="shared", shape="shared")
+    chart = alt.HConcatChart(hconcat=[whole, zoom], spacing=16).add_params(*_params(("k", 5)))
+    shared: alt.HConcatChart = chart.resolve_scale(color="shared", shape="shared")
+    return shared.properties(title=text["title"])
 
 
 # --- Score distributions --------------------------------------------------------------------
@@ -251,6 +253,13 @@ _SCORES_TEXT: dict[str, Text] = {
     "count": {"ko": "표본 수", "en": "Samples"},
     "open": {"ko": "이상 (마지막 구간)", "en": "and above (last bin)"},
 }
+
+
+SIDE_LABELS: tuple[tuple[str, str, Baseline, int], ...] = (
+    ("member", BLUE, "top", 22),
+    ("nonmember", VERMILLION, "bottom", HEIGHT - 4),
+)
+"""Where the scores chart names its two halves: text, colour, baseline, pixels from the top."""
 
 
 def scores_chart(lang: str) -> alt.LayerChart:
@@ -307,10 +316,7 @@ def scores_chart(lang: str) -> alt.LayerChart:
             y=y_pixel,
         )
         .encode(text=alt.value(text[name]))
-        for name, colour, baseline, y_pixel in (
-            ("member", BLUE, "top", 22),
-            ("nonmember", VERMILLION, "bottom", HEIGHT - 4),
-        )
+        for name, colour, baseline, y_pixel in SIDE_LABELS
     ]
     layers = layered(members, nonmembers, zero, target, label, *side_labels)
     return layers.properties(width=WIDTH, height=HEIGHT, title=text["title"])
@@ -412,7 +418,7 @@ def board_chart(lang: str, facts: PictureFacts) -> alt.HConcatChart:
         ],
     )
     right = symbols.properties(width=190, height=height)
-    chart = alt.hconcat(left, right, spacing=14).resolve_scale(
+    chart: alt.HConcatChart = alt.HConcatChart(hconcat=[left, right], spacing=14).resolve_scale(
         color="independent", shape="independent"
     )
     return chart.properties(title=text["title"])
@@ -722,7 +728,9 @@ def generator_chart(lang: str) -> alt.HConcatChart:
         panels.append(
             layered(cells, values).properties(width=9 * 24, height=16 * 19, title=text[metric])
         )
-    chart = alt.hconcat(*panels, spacing=6).resolve_scale(color="independent")
+    chart: alt.HConcatChart = alt.HConcatChart(hconcat=panels, spacing=6).resolve_scale(
+        color="independent"
+    )
     return chart.properties(title=text["title"])
 
 
