@@ -1258,9 +1258,9 @@ TABLES: tuple[Table, ...] = (
         (
             _column("attack", "공격", "Attack"),
             _column("auc_share", "AUC 1위 비율", "First by AUC", ".0%"),
-            _column("auc_runs", "(실행 수)", "(runs)", ".4g"),
+            _column("auc_runs", "(실행 수)", "(runs)", ".3g"),
             _column("tpr0_share", "FPR 0 TPR 1위 비율", "First by TPR at FPR 0", ".0%"),
-            _column("tpr0_runs", "(실행 수)", "(runs)", ".4g"),
+            _column("tpr0_runs", "(실행 수)", "(runs)", ".3g"),
         ),
         _text(
             "실제 생성기의 실행마다 1위를 한 공격 (동점은 나누어 셈)",
