@@ -294,8 +294,10 @@ def score_histogram(
 def release_rows(epsilon: float, rho: float) -> list[dict[str, Any]]:
     """Seed 1's synthetic records: position, whether a copy, and their rank near the target.
 
-    ``rank`` is 1 for the nearest synthetic record to the target, up to the
-    largest ``k`` of the grid, and 0 beyond (Gen-LRA's order: distance, then row).
+    ``copy`` is 1 for a copy of a member and ``rank`` 1 for the nearest
+    synthetic record to the target, up to the largest ``k`` of the grid
+    (Gen-LRA's order: distance, then row); rows without them are fresh draws
+    farther away.
     The same at every ``k`` and bandwidth, so it is built once per (ε, ρ).
     """
     draw = simulation(epsilon, rho, PICTURE_SEED)
@@ -303,10 +305,15 @@ def release_rows(epsilon: float, rho: float) -> list[dict[str, Any]]:
     order = synthetic_neighbours(release, draw.split.members[picture_target()], max(KS))[0]
     rank = np.zeros(release.records.shape[0], dtype=int)
     rank[order] = np.arange(1, order.size + 1)
-    return [
-        {"x": _coordinate(x), "y": _coordinate(y), "copy": int(copied), "rank": int(r)}
-        for (x, y), copied, r in zip(release.records, release.copied, rank, strict=True)
-    ]
+    rows: list[dict[str, Any]] = []
+    for (x, y), copied, r in zip(release.records, release.copied, rank, strict=True):
+        row: dict[str, Any] = {"x": _coordinate(x), "y": _coordinate(y)}
+        if copied:  # absent means a fresh draw (most rows): the page data stays small
+            row["copy"] = 1
+        if r:  # absent means farther than the largest k
+            row["rank"] = int(r)
+        rows.append(row)
+    return rows
 
 
 @functools.cache
