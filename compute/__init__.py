@@ -41,6 +41,30 @@ tested against an independent reference (SciPy, scikit-learn, brute force):
 :mod:`compute.licensing`
     Licences of data, models and code: the rule table as rows, and a short
     checker that evaluates any combination from those rows alone.
+:mod:`compute.synthetic`
+    A generator that memorizes: Gaussian-mixture populations, seeded member,
+    non-member and reference draws, and releases that copy members with
+    probability ε and noise of scale ρ (common random numbers across ε and ρ).
+:mod:`compute.audit_experiments`
+    Lesson 05's simulation: every attack on every (ε, ρ, seed), Silverman
+    bandwidth multiples, seed summaries, the score gap's line fit and the share
+    of runs each attack ranks first.
+:mod:`compute.generators`
+    Synthetic-data generators from NumPy and scikit-learn (Gaussian mixtures,
+    a KDE sampler, SMOTE interpolation, independent marginals) and the 16
+    settings lesson 05 compares.
+:mod:`compute.generator_audit`
+    Those generators on the deduplicated concrete data: disjoint member,
+    non-member, reference and test splits, every attack, and utility (test R²).
+:mod:`compute.invariance`
+    What Gen-LRA's invariance claim covers, measured: true density ratios, the
+    KDE bracket with fixed neighbours, and Euclidean neighbour selection.
+:mod:`compute.audit`
+    ``explorer audit`` as a library: every attack on a user's tables, with
+    bootstrap intervals and the members an attack finds most exposed.
+:mod:`compute.audit_data`
+    The tables of an audit: read, checked (every problem named before any
+    attack runs) and encoded for the attacks.
 
 The lesson modules in :mod:`compute.lessons` call these to build the pages; a
 library module never imports a lesson, and library modules import one another

@@ -396,12 +396,23 @@ def run_simulation_grid(
         for rho in rhos:
             for seed in seeds:
                 if epsilon == 0:
-                    first = by_point[(0.0, float(rhos[0]), seed)]
-                    release = first.split.release(epsilon=0.0, rho=rho)
-                    results.append(replace(first, rho=float(rho), release=release))
+                    results.append(relabel_rho(by_point[(0.0, float(rhos[0]), seed)], rho))
                 else:
                     results.append(by_point[(float(epsilon), float(rho), seed)])
     return tuple(results)
+
+
+def relabel_rho(result: SimulationResult, rho: float) -> SimulationResult:
+    """A result at ε = 0 as the draw at memorization scale ``rho`` (the same scores).
+
+    At ε = 0 no record is a copy, and with common random numbers the release
+    is the same for every ρ (tested), so a draw made at one ρ serves every
+    other: only the label and the release's recorded noise scale change.
+    """
+    if result.epsilon != 0:
+        raise ValueError(f"only a result at epsilon = 0 can serve every rho, got {result.epsilon}")
+    release = result.split.release(epsilon=0.0, rho=rho)
+    return replace(result, rho=float(rho), release=release)
 
 
 @dataclass(frozen=True)
@@ -512,21 +523,47 @@ def score_gap_lines(
     return lines
 
 
+def first_place_shares(runs: Iterable[Mapping[str, float]]) -> dict[str, float]:
+    """The share of runs in which each attack ranks first, from each run's values by attack.
+
+    Each element of ``runs`` maps an attack to its value in one run (one
+    setting and seed), higher being better: the attacks with the highest value
+    share that run's point equally (a tie of three gives each a third), so the
+    shares sum to 1. Attacks come in the order of first appearance; one never
+    first gets 0. Runs without values are skipped.
+
+    >>> first_place_shares([{"a": 0.7, "b": 0.6}, {"a": 0.5, "b": 0.5}])
+    {'a': 0.75, 'b': 0.25}
+    """
+    points: dict[str, float] = {}
+    counted = 0
+    for values in runs:
+        for attack in values:
+            points.setdefault(attack, 0.0)
+        if not values:
+            continue
+        best = max(values.values())
+        winners = [attack for attack, value in values.items() if value == best]
+        for attack in winners:
+            points[attack] += 1.0 / len(winners)
+        counted += 1
+    if counted == 0:
+        raise ValueError("first_place_shares needs at least one run with values")
+    return {attack: total / counted for attack, total in points.items()}
+
+
 def rank_first_shares(
     outcome_sets: Iterable[Iterable[AttackOutcome]], metric: str | float = "auc"
 ) -> dict[str, float]:
     """The share of runs in which each attack ranks first by ``metric``.
 
-    Each element of ``outcome_sets`` is one run (one setting and seed): the
-    attacks with the highest value share that run's point equally (a tie of
-    three gives each a third), so the shares sum to 1. Attacks with several
-    variants in a run (Gen-LRA's ``k`` and bandwidth, a KDE rival's
-    bandwidth) must be narrowed to one variant each beforehand; two outcomes
-    of one attack in a run are an error. Attacks come in the order of first
-    appearance; one never first gets 0.
+    Each element of ``outcome_sets`` is one run (one setting and seed); the
+    shares are those of :func:`first_place_shares` (ties split evenly).
+    Attacks with several variants in a run (Gen-LRA's ``k`` and bandwidth, a
+    KDE rival's bandwidth) must be narrowed to one variant each beforehand;
+    two outcomes of one attack in a run are an error.
     """
-    points: dict[str, float] = {}
-    runs = 0
+    runs = []
     for outcomes in outcome_sets:
         values: dict[str, float] = {}
         for outcome in outcomes:
@@ -535,17 +572,10 @@ def rank_first_shares(
                     f"attack {outcome.attack!r} appears twice in one run; keep one variant of it"
                 )
             values[outcome.attack] = outcome.metric(metric)
-            points.setdefault(outcome.attack, 0.0)
-        if not values:
-            continue
-        best = max(values.values())
-        winners = [attack for attack, value in values.items() if value == best]
-        for attack in winners:
-            points[attack] += 1.0 / len(winners)
-        runs += 1
-    if runs == 0:
+        runs.append(values)
+    if not any(runs):
         raise ValueError("rank_first_shares needs at least one run with outcomes")
-    return {attack: total / runs for attack, total in points.items()}
+    return first_place_shares(runs)
 
 
 def synthetic_neighbours(release: Release, targets: npt.ArrayLike, k: int) -> npt.NDArray[np.intp]:

@@ -104,16 +104,24 @@ def nice_ceiling(value: float, steps: Sequence[float] = NICE_STEPS) -> float:
     raise AssertionError("unreachable: 10^(k+1) >= value")
 
 
-def histogram_upper(values: npt.ArrayLike, bins: int, quantile: float) -> float:
-    """Start of the overflow bin: ``bins − 1`` bins of a nice width reaching the ``quantile``.
+def histogram_upper(values: npt.ArrayLike, bins: int, quantile: float, lower: float = 0.0) -> float:
+    """Start of the overflow bin: ``bins − 1`` bins of a nice width from ``lower`` reaching the
+    ``quantile``.
 
     The width is the smallest :func:`nice_ceiling` that puts at least the
-    ``quantile`` share of ``values`` inside the equal bins.
+    ``quantile`` share of ``values`` inside the equal bins ``[lower, upper)``.
+    For values that may be negative (attack scores), pass their minimum as
+    ``lower``: the first bin then starts there and no value falls below it.
+
+    >>> histogram_upper([-1.0, 0.0, 3.0], bins=5, quantile=1.0, lower=-1.0)
+    3.0
     """
     if bins < 2:
         raise ValueError(f"bins must be at least 2, got {bins}")
     if not 0 < quantile <= 1:
         raise ValueError(f"quantile must be in (0, 1], got {quantile!r}")
-    reach = float(np.quantile(np.asarray(values, dtype=float), quantile))
+    if not math.isfinite(lower):
+        raise ValueError(f"lower must be a finite number, got {lower!r}")
+    reach = float(np.quantile(np.asarray(values, dtype=float), quantile)) - lower
     width = nice_ceiling(max(reach, 1e-9) / (bins - 1))
-    return float(f"{width * (bins - 1):.12g}")
+    return float(f"{lower + width * (bins - 1):.12g}")

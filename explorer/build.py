@@ -25,6 +25,7 @@ from privacy_explorer.errors import (
     location,
     raise_collected,
 )
+from privacy_explorer.lazy import chunk_files, lesson_lazy_rows
 from privacy_explorer.lesson import LANGUAGES
 from privacy_explorer.links import PageSource, check_links
 from privacy_explorer.markup import ParsedMarkdown, parse_markdown
@@ -40,7 +41,14 @@ from privacy_explorer.render import (
     live_tables,
     render_lesson,
 )
-from privacy_explorer.runner import GridRun, Progress, describe_point, json_ready, run_grid
+from privacy_explorer.runner import (
+    GridRun,
+    Progress,
+    describe_point,
+    json_ready,
+    run_grid,
+    run_study,
+)
 from privacy_explorer.templates import SiteTemplates, load_templates, template_errors
 
 STATIC_ASSETS = ("style.css", "explorer.js", "fonts/OFL.txt")
@@ -77,6 +85,8 @@ class BuildReport:
     """Slugs of the lessons built."""
     runs: list[GridRun] = field(default_factory=list)
     """The grid runs, with how many points came from the cache."""
+    studies: list[GridRun] = field(default_factory=list)
+    """The runs of the lessons' ``STUDY`` grids (one per lesson that has one)."""
     files: dict[str, bytes] = field(default_factory=dict)
     """Every file of the site, by relative path."""
     warnings: list[str] = field(default_factory=list)
@@ -194,13 +204,16 @@ def plan(project: Project, only: str | None, warnings: list[str]) -> list[Planne
     return planned
 
 
-def _summary(planned: PlannedLesson, run: GridRun, root: Path) -> dict[str, list[dict[str, Any]]]:
+def _summary(
+    planned: PlannedLesson, run: GridRun, study: GridRun | None, root: Path
+) -> dict[str, list[dict[str, Any]]]:
     module = planned.module
     if module is None or module.summarize is None:
         return {}
     where = f"{location(module.path, None, root)}: summarize()"
+    arguments = (run.results,) if study is None else (run.results, study.results)
     try:
-        summary = json_ready(module.summarize(run.results), "summary")
+        summary = json_ready(module.summarize(*arguments), "summary")
     except ValueError as exc:
         raise ComputeError(f"{where} returned an unusable value: {exc}") from None
     except SystemExit as exc:
@@ -340,24 +353,25 @@ def _run_lesson(
     reporter: Reporter,
     settings: ComputeSettings,
 ) -> tuple[GridRun | None, dict[str, Any]]:
-    """Verify the lesson's data and compute (or fetch from the cache) its whole grid."""
+    """Verify the lesson's data, compute (or fetch from the cache) its grid and study, summarize."""
     module = item.module
     if module is None:
         return None, {}
+    slug = item.lesson.slug
     checksums = verify_data_files(project.data_dir, module.data_files, project.root)
-    run = run_grid(
-        item.lesson.slug,
-        module,
-        checksums,
-        project.build_dir / "results",
-        project.root,
-        jobs=settings.jobs,
-        progress=reporter.progress(item.lesson.slug),
-        timeout=item.lesson.timeout,
-        large_grid_ok=settings.large_grids,
-    )
+    arguments = (slug, module, checksums, project.build_dir / "results", project.root)
+    options = {
+        "jobs": settings.jobs,
+        "timeout": item.lesson.timeout,
+        "large_grid_ok": settings.large_grids,
+    }
+    run = run_grid(*arguments, progress=reporter.progress(slug), **options)
     report.runs.append(run)
-    return run, _summary(item, run, project.root)
+    study = None
+    if module.study_grid is not None:
+        study = run_study(*arguments, progress=reporter.progress(f"{slug} STUDY"), **options)
+        report.studies.append(study)
+    return run, _summary(item, run, study, project.root)
 
 
 def render_site(
@@ -381,11 +395,19 @@ def render_site(
         if run is not None:
             _check_tables(item, run, summary, root)
         result: dict[str, Any] = {"readouts": {}, "datasets": {}}
+        by_lang = {
+            lang: _chart_specs(item, run, summary, lang, root) if run else {} for lang in LANGUAGES
+        }
+        lazy = None
         if module is not None and run is not None:
             result = run.results[module.grid.key(module.grid.default)]
+            every_spec = [spec for specs in by_lang.values() for spec in specs.values()]
+            lazy = lesson_lazy_rows(module, run.results, summary, every_spec, root)
+            if lazy is not None:
+                files.update(chunk_files(lesson.slug, lazy))
         for lang in LANGUAGES:
             context = page_context(project, strings, lang, f"{lesson.slug}.html")
-            specs = _chart_specs(item, run, summary, lang, root) if run else {}
+            specs = by_lang[lang]
             svg_href = {}
             for name, spec in specs.items():
                 svg_path = f"assets/charts/{lesson.slug}/{name}.{lang}.svg"
@@ -398,7 +420,7 @@ def render_site(
             if module is not None and run is not None:
                 placed = {d.names[0] for d in item.parsed[lang].directives if d.kind == "table"}
                 tables = tuple(live_tables(module, placed, summary))
-                data = lesson_data(module, run.results, specs, lang, tables)
+                data = lesson_data(module, run.results, specs, lang, tables, lazy)
                 files[f"assets/data/{lesson.slug}.{lang}.js"] = data_script(lesson.slug, data)
             page = lesson.pages[lang]
             files[site_path(lang, f"{lesson.slug}.html")] = render_lesson(

@@ -163,9 +163,14 @@ def build_command(
     computed = sum(run.computed for run in report.runs)
     cached = sum(run.cached for run in report.runs)
     pages = sum(1 for path in report.files if path.endswith(".html"))
+    studies = ""
+    if report.studies:
+        studied = sum(run.computed for run in report.studies)
+        recalled = sum(run.cached for run in report.studies)
+        studies = f"; {studied} study points computed, {recalled} from cache"
     click.echo(
         f"Built {len(report.lessons)} lesson(s), {pages} pages "
-        f"({computed} grid points computed, {cached} from cache)."
+        f"({computed} grid points computed, {cached} from cache{studies})."
     )
     shown = os.path.relpath(report.out) if report.out.is_relative_to(Path.cwd()) else report.out
     click.echo(f"Open {report.out / 'index.html'} in a browser,")

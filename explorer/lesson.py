@@ -31,6 +31,39 @@ highlight the current point. A module may also define
 computed once from every grid point's result (keyed by :meth:`Grid.key`), shared
 by all points.
 
+A study: experiments that no control moves
+-------------------------------------------
+
+Some whole-lesson results do not depend on the page's controls at all (say, an
+attack run on 16 generator settings × 3 seeds, summarized in one table). Such a
+module defines a second grid and its own function::
+
+    STUDY: Grid                      # the experiments; never shown as controls
+    def study(**point) -> Any        # one study point -> a JSON-ready value
+    def summarize(results, study) -> dict[str, list[dict]]
+
+``STUDY`` is an ordinary :class:`Grid` of :class:`Param` objects with labels (the
+labels name the point in messages); its ``group_by`` works as for ``GRID``.
+``study(**point)`` may return any JSON-ready value: numbers, texts, lists and
+dicts nested as deep as needed, finite numbers only (no NaN or Infinity). The
+build computes every study point like a grid point, in the worker processes
+with the lesson's time limit, and caches it under its own key in
+``build/results/<lesson>/study/``, so an unchanged study is never computed
+again. Then it calls ``summarize(results, study)``, where ``study`` maps
+``STUDY.key(point)`` to that point's value. A module with ``STUDY`` must define
+``study`` and a ``summarize`` that takes both arguments; a module without it
+keeps ``summarize(results)``. The build checks this when it loads the module.
+
+Lazy datasets
+-------------
+
+``LAZY: tuple[str, ...]`` names datasets of ``result["datasets"]`` whose rows
+stay out of the page data that loads with the page: the page loads them, a few
+grid points at a time, when a control first needs them (see
+:mod:`privacy_explorer.lazy`). Use it when the rows of every point together
+would make the page slow to open. Each name must be a dataset that ``compute``
+returns, not one of ``summarize``.
+
 The module imports nothing from ``explorer`` except this file and
 :mod:`privacy_explorer.provenance` (checksums of data files), both plain Python, so its
 library functions stay reusable on their own.

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import importlib.util
+import inspect
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -57,9 +58,16 @@ class LessonModule:
     data_files: tuple[str, ...]
     """Files in ``data/`` it reads."""
     summarize: Callable[..., Any] | None
-    """Optional whole-grid datasets (see :mod:`privacy_explorer.lesson`)."""
+    """Optional whole-grid datasets (see :mod:`privacy_explorer.lesson`): called as
+    ``summarize(results)``, or ``summarize(results, study)`` when the module has a ``STUDY``."""
     source_digest: str
     """SHA-256 over the module's source and the project modules it imports."""
+    study_grid: Grid | None = None
+    """The module's ``STUDY``: experiments computed for ``summarize``, never shown as controls."""
+    study: Callable[..., Any] | None = None
+    """``study(**point)`` -> a JSON-ready value, for every point of :attr:`study_grid`."""
+    lazy: tuple[str, ...] = ()
+    """Datasets the page loads only when a control needs them (see :mod:`privacy_explorer.lazy`)."""
 
 
 def module_path(compute_dir: Path, name: str) -> Path:
@@ -155,44 +163,44 @@ def _same_value(value: Any, default: Any) -> bool:
     return isinstance(value, bool) == isinstance(default, bool) and value == default
 
 
-def _check_param(param: Any, problems: list[str], where: str) -> None:
+def _check_param(param: Any, problems: list[str], where: str, kind: str = "GRID") -> None:
+    what = "grid parameter" if kind == "GRID" else f"{kind} parameter"
     if not isinstance(param, Param):
-        problems.append(f"{where}: GRID.params must hold Param objects, got {param!r}")
+        problems.append(f"{where}: {kind}.params must hold Param objects, got {param!r}")
         return
     name = param.name
     if not isinstance(name, str) or not IDENTIFIER.match(name):
-        problems.append(f"{where}: grid parameter name {name!r} must be a lowercase identifier")
+        problems.append(f"{where}: {what} name {name!r} must be a lowercase identifier")
     values = param.values
     if not isinstance(values, list | tuple) or isinstance(values, str):
         problems.append(
-            f"{where}: grid parameter '{name}' values must be a list, got {values!r}; "
+            f"{where}: {what} '{name}' values must be a list, got {values!r}; "
             f"write e.g. values=(0.1, 1.0)"
         )
         return
     if not values:
-        problems.append(f"{where}: grid parameter '{name}' has no values; give at least one value")
+        problems.append(f"{where}: {what} '{name}' has no values; give at least one value")
         return
     bad = [v for v in values if not isinstance(v, str | int | float | bool)]
     if bad:
         problems.append(
-            f"{where}: grid parameter '{name}' values must be numbers or strings, got {bad[0]!r}"
+            f"{where}: {what} '{name}' values must be numbers or strings, got {bad[0]!r}"
         )
         return
     if len({canonical_text(v) for v in values}) != len(values):
-        problems.append(f"{where}: grid parameter '{name}' lists a value twice")
+        problems.append(f"{where}: {what} '{name}' lists a value twice")
     if not any(_same_value(value, param.default) for value in values):
         hint = ""
         if isinstance(param.default, bool) or any(isinstance(v, bool) for v in values):
             hint = f" ({', '.join(map(repr, values))}); True and False are not the numbers 1 and 0"
         problems.append(
-            f"{where}: grid parameter '{name}' default {param.default!r} is not one of its "
-            f"values{hint}"
+            f"{where}: {what} '{name}' default {param.default!r} is not one of its values{hint}"
         )
-    if problem := _check_text(param.label, f"grid parameter '{name}' label"):
+    if problem := _check_text(param.label, f"{what} '{name}' label"):
         problems.append(f"{where}: {problem}")
     if param.widget not in WIDGETS:
         problems.append(
-            f"{where}: grid parameter '{name}' widget {param.widget!r} is unknown; "
+            f"{where}: {what} '{name}' widget {param.widget!r} is unknown; "
             f"use one of: {', '.join(WIDGETS)}"
         )
     if param.value_labels is not None:
@@ -200,7 +208,7 @@ def _check_param(param: Any, problems: list[str], where: str) -> None:
             labels = param.value_labels.get(lang) if isinstance(param.value_labels, dict) else None
             if not isinstance(labels, list | tuple) or len(labels) != len(values):
                 problems.append(
-                    f"{where}: grid parameter '{name}' value_labels[{lang!r}] must have "
+                    f"{where}: {what} '{name}' value_labels[{lang!r}] must have "
                     f"one text per value ({len(values)})"
                 )
 
@@ -259,36 +267,90 @@ def _line_naming(source: list[str], name: object) -> int | None:
     return next((i for i, text in enumerate(source, 1) if any(q in text for q in quoted)), None)
 
 
+def _check_grid(grid: Any, kind: str, path: Path, root: Path, problems: list[str]) -> None:
+    """``GRID`` or ``STUDY``: a :class:`Grid` of valid, distinct params and a valid ``group_by``."""
+    where = location(path, None, root)
+    what = "grid parameter" if kind == "GRID" else f"{kind} parameter"
+    if not isinstance(grid, Grid):
+        problems.append(f"{where}: {kind} must be an privacy_explorer.lesson.Grid, got {grid!r}")
+        return
+    if not isinstance(grid.params, tuple | list) or not grid.params:
+        problems.append(f"{where}: {kind} needs at least one Param")
+        return
+    source = path.read_text("utf-8").split("\n")
+    for param in grid.params:
+        line = _line_naming(source, getattr(param, "name", None))
+        _check_param(param, problems, location(path, line, root), kind)
+    names = [getattr(p, "name", None) for p in grid.params]
+    if len(set(names)) != len(names):
+        problems.append(f"{where}: two {what}s share a name")
+    group_by = grid.group_by
+    if isinstance(group_by, str) or not isinstance(group_by, tuple | list):
+        problems.append(
+            f"{where}: {kind} group_by must be a tuple of parameter names, "
+            f"e.g. group_by=('seed',), got {group_by!r}"
+        )
+    else:
+        for unknown in [g for g in group_by if g not in names]:
+            problems.append(
+                f"{where}: {kind} group_by names '{unknown}', which is not a {what}; "
+                f"use one of: {', '.join(map(str, names))}"
+            )
+
+
+def _accepts(function: Callable[..., Any], count: int) -> bool:
+    """Whether ``function`` can be called with ``count`` positional arguments."""
+    try:
+        inspect.signature(function).bind(*range(count))
+    except TypeError:
+        return False
+    except ValueError:  # no signature to read (some built-ins): let the call decide
+        return True
+    return True
+
+
+def _check_study(
+    has_study: bool, study: Any, summarize: Any, where: str, problems: list[str]
+) -> None:
+    """``STUDY`` needs ``study`` and a two-argument ``summarize``; without it, neither."""
+    if has_study:
+        if not callable(study):
+            problems.append(
+                f"{where}: STUDY is defined but study() is not; define study(**point) returning "
+                "a JSON-ready value for each STUDY point"
+            )
+        if not callable(summarize):
+            problems.append(
+                f"{where}: STUDY is defined but summarize() is not; define "
+                "summarize(results, study), which receives the study's results as 'study'"
+            )
+        elif not _accepts(summarize, 2):
+            problems.append(
+                f"{where}: summarize() must take two arguments, summarize(results, study), "
+                "because the module defines STUDY; add the 'study' parameter"
+            )
+        return
+    if callable(study):
+        problems.append(
+            f"{where}: study() is defined but STUDY is not; add STUDY = Grid(...) with the "
+            "study's parameters, or rename the function"
+        )
+    if callable(summarize) and not _accepts(summarize, 1):
+        problems.append(
+            f"{where}: summarize() must take one argument, summarize(results), because the "
+            "module defines no STUDY; remove its other parameters or define STUDY"
+        )
+
+
 def check_contract(module: ModuleType, name: str, path: Path, root: Path) -> LessonModule:
     """Validate a freshly imported module; collect every problem, then raise once."""
     where = location(path, None, root)
     problems: list[str] = []
     grid = getattr(module, "GRID", None)
-    if not isinstance(grid, Grid):
-        problems.append(f"{where}: GRID must be an privacy_explorer.lesson.Grid, got {grid!r}")
-    else:
-        if not isinstance(grid.params, tuple | list) or not grid.params:
-            problems.append(f"{where}: GRID needs at least one Param")
-        else:
-            source = path.read_text("utf-8").split("\n")
-            for param in grid.params:
-                line = _line_naming(source, getattr(param, "name", None))
-                _check_param(param, problems, location(path, line, root))
-            names = [getattr(p, "name", None) for p in grid.params]
-            if len(set(names)) != len(names):
-                problems.append(f"{where}: two grid parameters share a name")
-            group_by = grid.group_by
-            if isinstance(group_by, str) or not isinstance(group_by, tuple | list):
-                problems.append(
-                    f"{where}: GRID group_by must be a tuple of parameter names, "
-                    f"e.g. group_by=('seed',), got {group_by!r}"
-                )
-            else:
-                for unknown in [g for g in group_by if g not in names]:
-                    problems.append(
-                        f"{where}: GRID group_by names '{unknown}', which is not a grid "
-                        f"parameter; use one of: {', '.join(map(str, names))}"
-                    )
+    _check_grid(grid, "GRID", path, root, problems)
+    study_grid = getattr(module, "STUDY", None)
+    if study_grid is not None:
+        _check_grid(study_grid, "STUDY", path, root, problems)
     compute = getattr(module, "compute", None)
     if not callable(compute):
         problems.append(f"{where}: define compute(**point) returning a result dict")
@@ -299,6 +361,19 @@ def check_contract(module: ModuleType, name: str, path: Path, root: Path) -> Les
         _check_columns(table, where, problems)
     data_files = tuple(getattr(module, "DATA_FILES", ()))
     summarize = getattr(module, "summarize", None)
+    study = getattr(module, "study", None)
+    _check_study(study_grid is not None, study, summarize, where, problems)
+    lazy = getattr(module, "LAZY", ())
+    if isinstance(lazy, str) or not isinstance(lazy, tuple | list):
+        problems.append(
+            f"{where}: LAZY must be a tuple of dataset names, e.g. LAZY = ('release',), "
+            f"got {lazy!r}"
+        )
+        lazy = ()
+    elif any(not isinstance(name, str) for name in lazy) or len(set(lazy)) != len(lazy):
+        problems.append(
+            f"{where}: LAZY must list dataset names (texts), each once, got {tuple(lazy)!r}"
+        )
     raise_collected(problems)
     return LessonModule(
         name=name,
@@ -311,6 +386,9 @@ def check_contract(module: ModuleType, name: str, path: Path, root: Path) -> Les
         data_files=data_files,
         summarize=summarize if callable(summarize) else None,
         source_digest=source_digest(path, root),
+        study_grid=study_grid,
+        study=study if callable(study) else None,
+        lazy=tuple(lazy),
     )
 
 

@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 
@@ -20,6 +20,9 @@ from privacy_explorer.lesson import Grid, Table
 from privacy_explorer.markup import Directive, ParsedMarkdown
 from privacy_explorer.modules import LessonModule
 from privacy_explorer.runner import dumps
+
+if TYPE_CHECKING:
+    from privacy_explorer.lazy import LazyRows
 
 
 def make_environment(templates_dir: Path) -> jinja2.Environment:
@@ -86,6 +89,7 @@ def lesson_data(
     specs: Mapping[str, ChartSpec],
     lang: str,
     tables: tuple[str, ...] = (),
+    lazy: LazyRows | None = None,
 ) -> dict[str, Any]:
     """What a lesson page needs at run time, in ``lang``.
 
@@ -99,11 +103,17 @@ def lesson_data(
     (see :func:`compact_points`); the page runtime expands it on load, so scripts
     in the page see the same ``points`` either way (:func:`expand_page_data` does
     the same in Python).
+
+    With ``lazy`` datasets (see :mod:`privacy_explorer.lazy`), their rows take the
+    first ids, in the order of ``lazy.rows``, and stay out of ``datasets``;
+    ``chunks`` maps each of those ids to the chunk script that holds its rows.
     """
     grid: Grid = module.grid
     used = sorted({name for spec in specs.values() for name in spec.datasets})
     compact = len(grid) > COMPACT_POINTS_ABOVE
     datasets = _Interned()
+    for rows in lazy.rows if lazy else ():
+        datasets.id(rows)  # first, so that every language gives them the same ids
     texts = _Interned()
     table_ids: dict[tuple[str, str], str] = {}
     points: dict[str, Any] = {}
@@ -142,12 +152,17 @@ def lesson_data(
         name: {"datasets": list(spec.datasets), "signals": list(spec.signals)}
         for name, spec in specs.items()
     }
+    loaded_later = _loaded_later(points, lazy)
     data: dict[str, Any] = {
         "params": params,
         "points": points,
-        "datasets": {str(i): rows for i, rows in enumerate(datasets.values)},
+        "datasets": {
+            str(i): rows for i, rows in enumerate(datasets.values) if str(i) not in loaded_later
+        },
         "charts": charts,
     }
+    if lazy:
+        data["chunks"] = {str(i): chunk for i, chunk in enumerate(lazy.chunk_of)}
     if compact:
         data.update(
             compact_points(
@@ -160,6 +175,20 @@ def lesson_data(
             )
         )
     return data
+
+
+def _loaded_later(points: Mapping[str, dict[str, Any]], lazy: LazyRows | None) -> set[str]:
+    """The ids of lazy rows that nothing else on the page reads (it may, if rows are equal)."""
+    if not lazy:
+        return set()
+    read_at_once = {
+        dataset
+        for record in points.values()
+        for kind in ("d", "t")
+        for name, dataset in record.get(kind, {}).items()
+        if kind == "t" or name not in lazy.names
+    }
+    return {str(i) for i in range(len(lazy.rows))} - read_at_once
 
 
 def compact_points(

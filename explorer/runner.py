@@ -6,6 +6,10 @@ files' checksums and the versions of the numerical libraries. An unchanged input
 is never recomputed; a changed one gets a new key. A large grid of cheap points
 is stored in batches instead: ``<hash of the batch's keys>.json`` holds each
 point's key and result (see :func:`run_grid`).
+
+A module's ``STUDY`` grid (see :mod:`privacy_explorer.lesson`) runs the same way,
+through :func:`run_study`: ``study(**point)`` for every study point, cached in
+``build/results/<lesson>/study/`` under keys of their own.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from privacy_explorer.cachefile import note_damaged, write_atomically
 from privacy_explorer.errors import ComputeError, exit_call, location
@@ -50,12 +54,48 @@ Progress = Callable[[int, int, int], None]
 
 
 @dataclass(frozen=True)
+class Part:
+    """Which grid of a lesson module a run computes: its ``GRID`` or its ``STUDY``."""
+
+    kind: Literal["grid", "study"]
+    """Names the points in messages (``grid point``) and keeps the two caches apart."""
+    function: Literal["compute", "study"]
+    """The module function called once per point."""
+
+    def grid(self, module: LessonModule) -> Grid:
+        """The module's grid of this part."""
+        grid = module.grid if self.kind == "grid" else module.study_grid
+        assert grid is not None, f"{module.name} has no {self.kind.upper()}"
+        return grid
+
+    def check(self, result: Any, module: LessonModule) -> None:
+        """Raise ValueError unless ``result`` is what this part's function must return.
+
+        A grid point's result must fit the page (:func:`check_result`); a study
+        point's result only has to be JSON-ready, which :func:`json_ready` checks.
+        """
+        if self.kind == "grid":
+            check_result(result, module)
+
+    def folder(self, results_dir: Path, slug: str) -> Path:
+        """Where this part's cache files live."""
+        lesson_dir = results_dir / slug
+        return lesson_dir if self.kind == "grid" else lesson_dir / "study"
+
+
+GRID_POINTS = Part("grid", "compute")
+"""A lesson's ``GRID``, each point computed by ``compute(**point)``."""
+STUDY_POINTS = Part("study", "study")
+"""A lesson's ``STUDY``, each point computed by ``study(**point)``."""
+
+
+@dataclass(frozen=True)
 class GridRun:
     """Every grid point's result for one lesson."""
 
     lesson: str
     """The lesson slug."""
-    results: dict[str, dict[str, Any]]
+    results: dict[str, Any]
     """Grid key (see :meth:`privacy_explorer.lesson.Grid.key`) -> validated result."""
     computed: int
     """How many points were computed in this run."""
@@ -116,22 +156,23 @@ def dumps(value: Any) -> str:
 
 
 def _compute_point(
-    path: str, root: str, point: dict[str, Scalar], timeout: float | None
+    path: str, root: str, point: dict[str, Scalar], timeout: float | None, part: Part
 ) -> tuple[bool, str]:
-    """Run ``compute(**point)`` in this process; return (ok, JSON text or what went wrong)."""
+    """Run the part's function on ``point`` here; return (ok, JSON text or what went wrong)."""
+    function = part.function
     try:
         module = import_module_file(Path(path), Path(root))
         with time_limit(timeout):
-            result = module.compute(**point)
+            result = getattr(module, function)(**point)
     except TimeUp:
         return False, (
             f"ran past the time limit of {timeout:g} s; make it faster, or raise the limit in "
             f"the lesson's front matter (e.g. 'timeout: {2 * (timeout or 0):g}', in seconds per "
-            "grid point)"
+            f"{part.kind} point)"
         )
     except SystemExit as exc:  # a module must not end the build, least of all with status 0
         return False, (
-            f"called {exit_call(exc)}; compute() must return a result, "
+            f"called {exit_call(exc)}; {function}() must return a result, "
             "or raise an exception that says what is wrong"
         )
     except Exception as exc:
@@ -147,6 +188,7 @@ def _compute_batch(
     root: str,
     points: list[dict[str, Scalar]],
     timeout: float | None,
+    part: Part = GRID_POINTS,
     running: RunningPoints | None = None,
 ) -> list[tuple[bool, str]]:
     """:func:`_compute_point` for several points in one task, stopping at a failure."""
@@ -154,7 +196,7 @@ def _compute_batch(
     outcomes = []
     for point in points:
         with running.computing(point):
-            outcomes.append(_compute_point(path, root, point, timeout))
+            outcomes.append(_compute_point(path, root, point, timeout, part))
         if not outcomes[-1][0]:
             break
     return outcomes
@@ -215,27 +257,30 @@ def cache_key(
     point: Mapping[str, Scalar],
     checksums: Mapping[str, str],
     versions: Mapping[str, str],
+    part: Part = GRID_POINTS,
 ) -> str:
     """The content hash a result is stored under."""
-    material = {
+    material: dict[str, Any] = {
         "format": RESULT_FORMAT,
         "module": module.source_digest,
         "point": {name: canonical_text(value) for name, value in point.items()},
         "data": dict(checksums),
         "versions": dict(versions),
     }
+    if part.kind != "grid":  # grid keys stay as they were, so existing caches stay valid
+        material["part"] = part.kind
     return hashlib.sha256(dumps(material).encode()).hexdigest()
 
 
 def _read_cached(
-    path: Path, keys: list[str], module: LessonModule
-) -> tuple[list[dict[str, Any]] | None, str | None]:
+    path: Path, keys: list[str], module: LessonModule, part: Part = GRID_POINTS
+) -> tuple[list[Any] | None, str | None]:
     """The results stored under ``keys`` in ``path``, checked like fresh ones.
 
     Returns ``(results, None)``, or ``(None, None)`` when there is no such file, or
     ``(None, problem)`` when the file is damaged: unreadable, truncated, holding
     another point's result (a swapped file), or a result that fails
-    :func:`json_ready` or :func:`check_result`.
+    :func:`json_ready` or the part's check (:meth:`Part.check`).
     """
     try:
         stored = json.loads(path.read_bytes().decode("utf-8"))
@@ -262,7 +307,7 @@ def _read_cached(
     try:
         for result in found:
             json_ready(result, "result")
-            check_result(result, module)
+            part.check(result, module)
     except ValueError as exc:
         return None, str(exc)
     return found, None
@@ -329,33 +374,96 @@ def run_grid(
     compute function raises, exits, runs too long, kills its worker process or
     returns something a page cannot show.
     """
+    return _run_part(
+        GRID_POINTS,
+        slug,
+        module,
+        checksums,
+        results_dir,
+        root,
+        jobs,
+        progress,
+        timeout=timeout,
+        large_grid_ok=large_grid_ok,
+    )
+
+
+def run_study(
+    slug: str,
+    module: LessonModule,
+    checksums: Mapping[str, str],
+    results_dir: Path,
+    root: Path,
+    jobs: int = 1,
+    progress: Progress | None = None,
+    *,
+    timeout: float | None = None,
+    large_grid_ok: bool = False,
+) -> GridRun:
+    """Every study point's result (``study(**point)`` over ``STUDY``), cached like grid points.
+
+    Works exactly like :func:`run_grid`, with the cache files in
+    ``<results_dir>/<slug>/study/`` and errors that name the study point. A
+    result only has to be JSON-ready; what it means is up to ``summarize``.
+    """
+    return _run_part(
+        STUDY_POINTS,
+        slug,
+        module,
+        checksums,
+        results_dir,
+        root,
+        jobs,
+        progress,
+        timeout=timeout,
+        large_grid_ok=large_grid_ok,
+    )
+
+
+def _run_part(
+    part: Part,
+    slug: str,
+    module: LessonModule,
+    checksums: Mapping[str, str],
+    results_dir: Path,
+    root: Path,
+    jobs: int,
+    progress: Progress | None,
+    *,
+    timeout: float | None,
+    large_grid_ok: bool,
+) -> GridRun:
+    """:func:`run_grid` or :func:`run_study`, as ``part`` says."""
     versions = library_versions()
-    lesson_dir = results_dir / slug
-    points = list(module.grid)
-    keys = [cache_key(module, point, checksums, versions) for point in points]
-    batches = plan_batches(module.grid, points)
+    grid = part.grid(module)
+    folder = part.folder(results_dir, slug)
+    points = list(grid)
+    keys = [cache_key(module, point, checksums, versions, part) for point in points]
+    batches = plan_batches(grid, points)
     names = [batch_name([keys[i] for i in batch]) for batch in batches]
-    results: dict[str, dict[str, Any]] = {}
+    results: dict[str, Any] = {}
     todo: list[tuple[list[int], str]] = []
     for batch, name in zip(batches, names, strict=True):
-        path = lesson_dir / f"{name}.json"
-        cached, problem = _read_cached(path, [keys[i] for i in batch], module)
+        path = folder / f"{name}.json"
+        cached, problem = _read_cached(path, [keys[i] for i in batch], module, part)
         if cached is None:
             if problem is not None:
                 note_damaged(path, problem, "computing it again")
             todo.append((batch, name))
             continue
         for index, result in zip(batch, cached, strict=True):
-            results[module.grid.key(points[index])] = result
+            results[grid.key(points[index])] = result
     from_cache = len(results)
     total = len(points)
     if progress:
         progress(from_cache, total, from_cache)
     where = location(module.path, None, root)
+    function = f"{part.function}()"
 
     def fail(point: Mapping[str, Scalar], problem: str) -> ComputeError:
         return ComputeError(
-            f"{where}: lesson {slug}, grid point ({describe_point(point)}): compute() {problem}"
+            f"{where}: lesson {slug}, {part.kind} point ({describe_point(point)}): "
+            f"{function} {problem}"
         )
 
     def store(batch: list[int], name: str, outcomes: list[tuple[bool, str]]) -> None:
@@ -367,20 +475,21 @@ def run_grid(
                 raise fail(point, payload)
             result = json.loads(payload)
             try:
-                check_result(result, module)
+                part.check(result, module)
             except ValueError as exc:
                 raise fail(point, f"returned an unusable result: {exc}") from None
             entries.append({"point": point, "key": keys[index], "result": result})
-            results[module.grid.key(point)] = result
+            results[grid.key(point)] = result
         envelope = (
             {"lesson": slug, **entries[0]}
             if len(batch) == 1
             else {"lesson": slug, "entries": entries}
         )
-        write_atomically(lesson_dir / f"{name}.json", dumps(envelope))
+        write_atomically(folder / f"{name}.json", dumps(envelope))
 
     arguments = [
-        (str(module.path), str(root), [points[i] for i in batch], timeout) for batch, _ in todo
+        (str(module.path), str(root), [points[i] for i in batch], timeout, part)
+        for batch, _ in todo
     ]
     to_compute = total - from_cache
     if to_compute > LARGE_GRID and not large_grid_ok:
@@ -388,9 +497,9 @@ def run_grid(
         started = time.perf_counter()
         store(*todo[0], _compute_batch(*arguments[0]))
         each = (time.perf_counter() - started) / len(todo[0][0])
-        sizes = " × ".join(f"{len(p.values)} {p.name}" for p in module.grid.params)
+        sizes = " × ".join(f"{len(p.values)} {p.name}" for p in grid.params)
         raise ComputeError(
-            f"{where}: lesson {slug} has {to_compute:,} grid points to compute ({sizes}), "
+            f"{where}: lesson {slug} has {to_compute:,} {part.kind} points to compute ({sizes}), "
             f"more than the {LARGE_GRID:,} a build computes without asking; at "
             f"{each:.2g} s per point (the first took that) they would take about "
             f"{_duration(each * to_compute / jobs)} with --jobs {jobs}; pass --yes to compute "
@@ -406,7 +515,9 @@ def run_grid(
                     progress(done, total, from_cache)
         except WorkerDied as died:
             raise _worker_death(died, f"{where}: lesson {slug}", arguments) from None
-    _prune(lesson_dir, set(names))
+    _prune(folder, set(names))
+    if part.kind == "grid" and module.study_grid is None:
+        _prune(STUDY_POINTS.folder(results_dir, slug), set())  # a STUDY that was removed
     return GridRun(lesson=slug, results=results, computed=total - from_cache, cached=from_cache)
 
 
@@ -421,30 +532,33 @@ def _outcomes(arguments: list[tuple[Any, ...]], jobs: int) -> Iterator[list[tupl
 
 def _worker_death(died: WorkerDied, lesson: str, arguments: list[tuple[Any, ...]]) -> ComputeError:
     """The error for a worker that died, naming the point that kills a worker on its own."""
-    path, root, _, timeout = arguments[0]
+    path, root, _, timeout, *rest = arguments[0]
+    part: Part = rest[0] if rest else GRID_POINTS
     suspects = died.points
     if len(suspects) > 1:
-        suspects = [p for p in suspects if dies_alone(_compute_batch, (path, root, [p], timeout))]
+        suspects = [
+            p for p in suspects if dies_alone(_compute_batch, (path, root, [p], timeout, part))
+        ]
         suspects = suspects or died.points
     advice = (
-        "compute() must return a result or raise an exception: look for os._exit(), a crash "
-        "in compiled code, or more memory than the machine has"
+        f"{part.function}() must return a result or raise an exception: look for os._exit(), "
+        "a crash in compiled code, or more memory than the machine has"
     )
     if len(suspects) == 1:
         return ComputeError(
-            f"{lesson}, grid point ({describe_point(suspects[0])}): the worker process "
+            f"{lesson}, {part.kind} point ({describe_point(suspects[0])}): the worker process "
             f"computing it died ({died.how}); {advice}"
         )
     which = ", ".join(f"({describe_point(p)})" for p in suspects) or "(unknown)"
     return ComputeError(
-        f"{lesson}: a worker process died ({died.how}) while computing one of the grid "
+        f"{lesson}: a worker process died ({died.how}) while computing one of the {part.kind} "
         f"points {which}; {advice}"
     )
 
 
-def _prune(lesson_dir: Path, live: set[str]) -> None:
-    """Remove cache entries no current grid point uses (an edited module leaves them behind)."""
-    if lesson_dir.is_dir():
-        for path in lesson_dir.glob("*.json"):
+def _prune(folder: Path, live: set[str]) -> None:
+    """Remove cache entries no current point uses (an edited module leaves them behind)."""
+    if folder.is_dir():
+        for path in folder.glob("*.json"):
             if path.stem not in live:
                 path.unlink(missing_ok=True)

@@ -196,12 +196,21 @@ class LessonPage:
 
     @functools.cached_property
     def summary(self) -> dict[str, list[dict[str, Any]]]:
-        """The module's whole-grid datasets (``summarize`` over every point), computed here."""
+        """The module's whole-grid datasets (``summarize`` over every point), computed here.
+
+        A module with a ``STUDY`` gets every study point's value from its own
+        ``study()``, run here too.
+        """
         summarize = getattr(self.module, "summarize", None)
         if summarize is None:
             return {}
         keys = [self.grid.key(point) for point in self.grid]
-        return summarize({key: self._results(key) for key in keys})
+        results = {key: self._results(key) for key in keys}
+        study_grid = getattr(self.module, "STUDY", None)
+        if study_grid is None:
+            return summarize(results)
+        study = {study_grid.key(point): self.module.study(**point) for point in study_grid}
+        return summarize(results, study)
 
     def python_readouts(self, state: State, lang: str) -> dict[str, str]:
         readouts = self.python_result(state)["readouts"]

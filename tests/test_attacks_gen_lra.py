@@ -172,25 +172,19 @@ def test_equals_brute_force_refit_on_the_housing_release(density_floor: float | 
         assert np.max(np.abs(scores[:, column] - expected)) <= 1e-8
 
 
-def test_neighbours_far_from_every_reference_record_are_exact(monkeypatch) -> None:
-    # Every reference kernel underflows at these synthetic records, so the log-sum-exp takes
-    # its shifted fallback; the scores are large, so the comparison is relative.
+def test_neighbours_far_from_every_reference_record_are_exact() -> None:
+    # Every reference kernel underflows at these synthetic records, so the log-sum-exp
+    # shifts those rows by their largest exponent; the scores are large, so the comparison
+    # is relative.
     import compute.attacks.gen_lra as module
 
-    fallbacks = []
-    original = module.logsumexp_rows
-
-    def counting(exponents: np.ndarray) -> np.ndarray:
-        fallbacks.append(exponents.shape[0])
-        return original(exponents)
-
-    monkeypatch.setattr(module, "logsumexp_rows", counting)
     rng = np.random.default_rng(10)
     reference = rng.normal(size=(50, 2))
     synthetic = rng.normal(size=(25, 2)) + np.array([40.0, -40.0])
     targets = np.array([[0.0, 0.0], [1.0, -1.0], [40.0, -40.0]])
     scores = gen_lra_scores(targets, reference, synthetic, k=[1, 5])
-    assert sum(fallbacks) > 0
+    kde = stats.gaussian_kde(reference.T)
+    assert kde.logpdf(synthetic.T).max() < module._LOG_SMALLEST_SAFE_SUM  # the shifted rows
     for column, k in enumerate([1, 5]):
         expected = brute_force_gen_lra(targets, reference, synthetic, k)
         np.testing.assert_allclose(scores[:, column], expected, rtol=1e-12, atol=1e-8)
@@ -301,3 +295,34 @@ def test_invalid_inputs_raise_clear_errors(change: dict, message: str) -> None:
     } | change
     with pytest.raises(ValueError, match=message):
         gen_lra_scores(**arguments)
+
+
+def test_the_refitting_reference_is_the_brute_force_definition() -> None:
+    """The library's slow reference (for pages and audits) equals this file's brute force."""
+    from compute.attacks.gen_lra import refitted_gen_lra_scores
+    from compute.audit_experiments import SilvermanMultiple
+
+    rng = np.random.default_rng(11)
+    mixing = well_conditioned_mixing(rng, 3)
+    reference, synthetic = population(rng, 60, mixing), population(rng, 40, mixing)
+    targets = population(rng, 8, mixing)
+    for bw_method in ("silverman", SilvermanMultiple(0.25)):
+        expected = brute_force_gen_lra(targets, reference, synthetic, 5, bw_method)
+        reference_scores = refitted_gen_lra_scores(
+            targets, reference, synthetic, k=5, bw_method=bw_method
+        )
+        np.testing.assert_allclose(reference_scores, expected, rtol=1e-12, atol=1e-12)
+        shortcut = gen_lra_scores(targets, reference, synthetic, k=5, bw_method=bw_method)
+        assert np.max(np.abs(shortcut - reference_scores)) <= 1e-8
+
+
+def test_the_log_sum_exp_is_exact_for_rows_far_below_underflow() -> None:
+    """Rows shifted, exponents floored below e^-700: equal to SciPy's logsumexp to rounding."""
+    from scipy.special import logsumexp
+
+    from compute.attacks.gen_lra import _log_sum_exp_of_nonpositive
+
+    rng = np.random.default_rng(4)
+    rows = -np.vstack([rng.uniform(0, 50, 40), rng.uniform(600, 900, 40), rng.uniform(0, 3000, 40)])
+    expected = logsumexp(rows, axis=-1)
+    np.testing.assert_allclose(_log_sum_exp_of_nonpositive(rows.copy()), expected, rtol=1e-14)

@@ -55,3 +55,14 @@ def test_histogram_upper_reaches_the_quantile_with_nice_bins():
     upper = histogram.histogram_upper(losses, bins=11, quantile=0.9)
     assert upper >= np.quantile(losses, 0.9)
     assert upper == 100.0  # width 10, the nice ceiling of 90.1 / 10
+
+
+def test_histogram_upper_from_a_negative_lower_edge():
+    scores = np.array([-2.0, -1.5, 0.0, 0.5, 7.0])
+    upper = histogram.histogram_upper(scores, bins=5, quantile=0.8, lower=-2.0)
+    assert upper == -2.0 + 4 * 1.0  # the 80th percentile 1.8 lies 3.8 above lower: width 1
+    counted = histogram.common_histogram(scores[:2], scores[2:], 5, upper, lower=-2.0)
+    assert counted.counts_a.sum() + counted.counts_b.sum() == scores.size
+    assert counted.counts_b[-1] == 1  # 7.0 in the overflow bin
+    with pytest.raises(ValueError, match="lower must be a finite number"):
+        histogram.histogram_upper(scores, bins=5, quantile=0.8, lower=float("nan"))

@@ -15,9 +15,11 @@ from compute.audit_experiments import (
     AttackOutcome,
     SilvermanMultiple,
     evaluate_scores,
+    first_place_shares,
     fit_line,
     most_copied_member,
     rank_first_shares,
+    relabel_rho,
     run_simulation,
     run_simulation_grid,
     score_gap_lines,
@@ -292,3 +294,25 @@ def test_the_higher_dimensional_simulation_runs() -> None:
     assert result.dimensions == 8
     assert result.release.records.shape == (80, 8)
     assert result.outcome("dcr").auc > 0.6
+
+
+def test_first_place_shares_from_plain_values() -> None:
+    shares = first_place_shares(
+        [{"gen_lra": 0.7, "dcr": 0.6}, {"gen_lra": 0.6, "dcr": 0.6}, {}, {"dcr": 0.1}]
+    )
+    assert shares == pytest.approx({"gen_lra": (1 + 1 / 2) / 3, "dcr": (1 / 2 + 1) / 3})
+    with pytest.raises(ValueError, match="at least one run"):
+        first_place_shares([{}])
+
+
+def test_relabel_rho_serves_every_rho_at_epsilon_zero() -> None:
+    options = {"ks": (5,), "bandwidth_factors": (0.5,), "attacks": (GEN_LRA,), **SMALL}
+    first = run_simulation(0.0, 0.1, seed=2, **options)
+    fresh = run_simulation(0.0, 0.7, seed=2, **options)
+    relabelled = relabel_rho(first, 0.7)
+    assert relabelled.rho == 0.7
+    np.testing.assert_array_equal(relabelled.release.records, fresh.release.records)
+    assert relabelled.release.noise_scale == fresh.release.noise_scale
+    assert relabelled.outcomes[0].auc == fresh.outcomes[0].auc
+    with pytest.raises(ValueError, match="epsilon = 0"):
+        relabel_rho(run_simulation(0.2, 0.1, seed=2, **options), 0.7)

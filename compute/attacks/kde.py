@@ -249,10 +249,18 @@ def fit_kde(
     return GaussianKDE(array, mean, cholesky, factor, np.asarray(whitened, dtype=np.float64))
 
 
+EXPONENT_FLOOR = -700.0
+"""Shifted exponents are raised to this before ``exp``: ``e^-700`` ≈ 1e-304 is still a normal
+double, while ``exp`` of anything below about -708 (a subnormal or 0) runs ten to a hundred
+times slower. After the shift the largest term is 1, so even a million floored terms change a
+sum by less than 1e-298 of it."""
+
+
 def logsumexp_rows(exponents: FloatArray) -> FloatArray:
     """``log Σ_j exp(e_ij)`` for each row ``i``, in place (``exponents`` is overwritten)."""
     largest = exponents.max(axis=-1)
     exponents -= largest[..., None]
+    np.maximum(exponents, EXPONENT_FLOOR, out=exponents)
     np.exp(exponents, out=exponents)
     return np.asarray(np.log(exponents.sum(axis=-1)) + largest, dtype=np.float64)
 

@@ -1,0 +1,165 @@
+"""Lesson 05 in headless Chromium: every control by keyboard, lazy chunks, shared links.
+
+The page is compared with the module's own ``compute()`` and ``summarize()``. Those
+take about a minute and a half of CPU for the 700 grid points and the study, so
+:class:`AuditPage` computes them once per session in two worker processes (grouped
+by ε, as the build groups them) instead of point by point in this process.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+import pytest
+from joblib import Parallel, delayed
+from lessonpage import LessonPage, Site, Watch
+from playwright.sync_api import BrowserContext, Page
+
+from compute.lessons import synthetic_audit as sa
+from privacy_explorer.lesson import LANGUAGES
+
+SLUG = "05-synthetic-data-audit"
+
+STEPS: list[tuple[str, str, int]] = [
+    # (parameter, key or "click", the value index it leads to); the page opens at
+    # ε = 0.4, ρ = 0.1, k = 5 and Silverman's bandwidth (1×).
+    ("bandwidth", "ArrowLeft", 2),
+    ("bandwidth", "ArrowLeft", 1),
+    ("k", "ArrowRight", 2),
+    ("rho", "ArrowLeft", 1),
+    ("rho", "Home", 0),
+    ("epsilon", "ArrowLeft", 3),
+    ("k", "click", 3),
+    ("epsilon", "Home", 0),
+    ("rho", "End", 6),
+    ("bandwidth", "End", 4),
+    ("k", "ArrowLeft", 2),
+]
+
+
+def _points_of_epsilon(epsilon: float) -> dict[str, dict[str, Any]]:
+    return {sa.GRID.key(p): sa.compute(**p) for p in sa.GRID if p["epsilon"] == epsilon}
+
+
+@functools.cache
+def every_result() -> dict[str, dict[str, Any]]:
+    """``compute()`` at every grid point, one ε per task, in two worker processes."""
+    parts = Parallel(n_jobs=2)(delayed(_points_of_epsilon)(e) for e in sa.EPSILONS)
+    return {key: result for part in parts for key, result in part.items()}
+
+
+@functools.cache
+def every_study_value() -> dict[str, Any]:
+    """``study()`` at every study point, in two worker processes."""
+    points = list(sa.STUDY)
+    values = Parallel(n_jobs=2)(delayed(sa.study)(**point) for point in points)
+    return {sa.STUDY.key(p): v for p, v in zip(points, values, strict=True)}
+
+
+class AuditPage(LessonPage):
+    """Lesson 05's page, with the module's results computed once, in parallel."""
+
+    def _compute(self, key: str) -> dict[str, Any]:
+        return every_result()[key]
+
+    @functools.cached_property
+    def summary(self) -> dict[str, list[dict[str, Any]]]:
+        return self.module.summarize(every_result(), every_study_value())
+
+
+AUDIT = AuditPage(sa, SLUG)
+
+
+def chart_texts(page: Page, chart: str) -> list[str]:
+    """The texts drawn in a live chart's SVG (labels, axis ticks, titles)."""
+    return page.evaluate(
+        """name => Array.from(document.querySelectorAll(
+             `figure[data-chart='${name}'] .chart-live svg text`)).map(t => t.textContent)""",
+        chart,
+    )
+
+
+def is_chunk(url: str) -> bool:
+    return re.search(rf"/assets/data/{SLUG}\.\d+\.js$", url) is not None
+
+
+def chunks_asked(watch: Watch) -> list[str]:
+    return list(dict.fromkeys(url.rsplit("/", 1)[1] for url in watch.requests if is_chunk(url)))
+
+
+def assert_highlights_follow(page: Page, state: dict[str, int], lang: str) -> None:
+    """The gap chart prints the current line's slope and R², as the whole-grid rows give them."""
+    point = AUDIT.point_of(state)
+    (row,) = [
+        r
+        for r in AUDIT.summary["gap"]
+        if (r["rho"], r["k"], r["bandwidth"]) == (point["rho"], point["k"], point["bandwidth"])
+    ]
+    label = next(text for text in chart_texts(page, "gap") if "R²" in text)
+    assert f"R² {row['r2']:.2f}" in label, label
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_control_moves_the_charts_readouts_and_highlights(
+    context: BrowserContext, site: Site, lang: str
+):
+    page, watch = AUDIT.open(context, site, lang)
+    assert chunks_asked(watch) == [], "the default point's rows travel in the chart specs"
+    assert {name for name, _, _ in STEPS} == set(sa.GRID.names), "every control is moved"
+    assert_highlights_follow(page, AUDIT.default_state(), lang)
+    last = AUDIT.drive(page, site, lang, STEPS)
+    state = AUDIT.default_state()
+    for name, _, index in STEPS:
+        state[name] = index
+    assert last["key"] == AUDIT.key_of(state)
+    assert_highlights_follow(page, state, lang)
+    assert chunks_asked(watch), "moving the controls loaded lazy rows"
+    assert all(url.startswith(site.base) for url in watch.requests if is_chunk(url))
+    watch.assert_clean(f"controls ({lang})")
+
+
+@pytest.mark.browser
+def test_a_shared_hash_opens_that_point(context: BrowserContext, site: Site):
+    lang = LANGUAGES[-1]
+    page, watch = AUDIT.open(context, site, lang, "epsilon=0.2&rho=0&k=20&bandwidth=0.25")
+    state = {"epsilon": 3, "rho": 0, "k": 2, "bandwidth": 1}
+    AUDIT.wait_for_point(page, state)
+    shown = AUDIT.assert_shows(page, state, lang)
+    assert shown["views"]["sweep"]["signals"] == {"rho": 0.0}
+    assert shown["views"]["advantage"]["signals"] == {"rho": 0.0, "bandwidth": 0.25}
+    assert page.locator("output[data-output=epsilon]").inner_text() == "0.2"
+    assert page.locator("input[data-param=k][value='2']").is_checked()
+    assert_highlights_follow(page, state, lang)
+    watch.assert_clean("hash")
+
+
+@pytest.mark.browser
+def test_every_point_of_the_page_data_matches_compute(context: BrowserContext, site: Site):
+    for lang in LANGUAGES:
+        page, watch = AUDIT.open(context, site, lang)
+        points = page.evaluate("slug => window.EXPLORER_DATA[slug].points", SLUG)
+        assert len(points) == len(sa.GRID)
+        for point in sa.GRID:
+            state = {p.name: p.values.index(point[p.name]) for p in sa.GRID.params}
+            assert points[AUDIT.key_of(state)]["r"] == AUDIT.python_readouts(state, lang), point
+        watch.assert_clean("page data")
+        page.close()
+
+
+@pytest.mark.browser
+def test_the_whole_lesson_tables_show_the_summary(context: BrowserContext, site: Site):
+    lang = LANGUAGES[0]
+    page, watch = AUDIT.open(context, site, lang)
+    tables = {table.name: table for table in sa.TABLES}
+    for name in ("findings", "claims", "first_place", "generators", "invariance", "wins"):
+        shown = page.evaluate(
+            """name => Array.from(document.querySelectorAll(`#table-${name} tbody tr`))
+                 .map(tr => Array.from(tr.cells).map(cell => cell.textContent))""",
+            name,
+        )
+        expected = [tables[name].cells(row, lang) for row in AUDIT.summary[name]]
+        assert shown == expected, name
+    watch.assert_clean("tables")
