@@ -162,8 +162,8 @@ def _check_param(param: Any, problems: list[str], where: str) -> None:
     name = param.name
     if not isinstance(name, str) or not IDENTIFIER.match(name):
         problems.append(f"{where}: grid parameter name {name!r} must be a lowercase identifier")
-    values = param.values
-    if not isinstance(values, list | tuple) or isinstance(values, str):
+    values: object = param.values  # the author's module may ignore Param's annotations
+    if not isinstance(values, list | tuple):
         problems.append(
             f"{where}: grid parameter '{name}' values must be a list, got {values!r}; "
             f"write e.g. values=(0.1, 1.0)"
@@ -229,7 +229,7 @@ def _named(
 
 def _check_columns(table: Table, where: str, problems: list[str]) -> None:
     """A table needs at least one column, each a :class:`Column` with a label per language."""
-    columns = table.columns
+    columns: object = table.columns  # the author's module may ignore Table's annotations
     if not isinstance(columns, tuple | list) or not columns:
         problems.append(f"{where}: table '{table.name}' needs at least one Column")
         return
@@ -277,7 +277,7 @@ def check_contract(module: ModuleType, name: str, path: Path, root: Path) -> Les
             names = [getattr(p, "name", None) for p in grid.params]
             if len(set(names)) != len(names):
                 problems.append(f"{where}: two grid parameters share a name")
-            group_by = grid.group_by
+            group_by: object = grid.group_by  # as above: checked, not trusted
             if isinstance(group_by, str) or not isinstance(group_by, tuple | list):
                 problems.append(
                     f"{where}: GRID group_by must be a tuple of parameter names, "

@@ -12,7 +12,7 @@ import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import yaml
 
@@ -158,10 +158,11 @@ def load_project(root: Path) -> Project:
     )
 
 
-def _is_timeout(value: Any) -> bool:
+def _is_timeout(value: object) -> TypeGuard[float]:
     """Whether ``value`` is a usable ``timeout``: a finite number of seconds above zero."""
-    number = isinstance(value, int | float) and not isinstance(value, bool)
-    return number and math.isfinite(value) and value > 0
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return False
+    return math.isfinite(value) and value > 0
 
 
 def _lesson_page(source: SourceText, lang: str, root: Path, problems: list[str]) -> LessonPage:
