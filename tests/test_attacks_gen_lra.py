@@ -136,7 +136,7 @@ def extended_precision_log_kde(records: np.ndarray, points: np.ndarray) -> np.nd
 
 
 @pytest.mark.skipif(
-    np.finfo(np.longdouble).eps > 1e-18, reason="np.longdouble is no wider than float64 here"
+    bool(np.finfo(np.longdouble).eps > 1e-18), reason="np.longdouble is no wider than float64 here"
 )
 def test_agrees_with_extended_precision_when_the_covariance_is_ill_conditioned() -> None:
     rng = np.random.default_rng(8150)
@@ -176,9 +176,9 @@ def test_neighbours_far_from_every_reference_record_are_exact(monkeypatch) -> No
     # Every reference kernel underflows at these synthetic records, so the log-sum-exp takes
     # its shifted fallback; the scores are large, so the comparison is relative.
     import compute.attacks.gen_lra as module
+    from compute.attacks.kde import logsumexp_rows as original
 
     fallbacks = []
-    original = module.logsumexp_rows
 
     def counting(exponents: np.ndarray) -> np.ndarray:
         fallbacks.append(exponents.shape[0])

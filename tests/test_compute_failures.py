@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -77,7 +78,7 @@ def alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
-def wait_until(condition, seconds: float = 15.0) -> bool:  # type: ignore[no-untyped-def]
+def wait_until(condition: Callable[[], bool], seconds: float = 15.0) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if condition():

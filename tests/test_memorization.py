@@ -126,7 +126,8 @@ def test_competitors_use_other_codes_from_the_candidate_range():
 
 @pytest.fixture(scope="module")
 def results() -> dict[tuple[int, int], dict[str, Any]]:
-    return {(p["n"], p["repeats"]): mem.compute(**p) for p in mem.GRID}
+    points: list[dict[str, Any]] = list(mem.GRID)  # compute() takes a point's values by name
+    return {(p["n"], p["repeats"]): mem.compute(**p) for p in points}
 
 
 @functools.cache
