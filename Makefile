@@ -16,8 +16,9 @@ PIP_INSTALL := $(BIN)/python -m pip install --quiet -c constraints.txt
 site: $(VENV)/.runtime-installed
 	$(BIN)/explorer build
 
-# Run the whole test suite, browser tests included (installs Debian's Chromium when missing).
-test: $(VENV)/.test-installed $(CHROMIUM)
+# Lint first, then run the whole test suite, browser tests included (installs Debian's
+# Chromium when missing).
+test: lint $(CHROMIUM)
 	$(BIN)/python -m pytest
 
 # Preview the built site on http://127.0.0.1:$(PORT)/ (local only).
@@ -32,10 +33,12 @@ check: $(VENV)/.runtime-installed
 clean: $(VENV)/.runtime-installed
 	$(BIN)/explorer clean
 
-# Lint and check formatting with ruff.
+# Lint and check formatting with ruff, then type-check explorer/, compute/ and tests/ with mypy
+# (tests/typecheck.py gives mypy each file's import name; its cache makes a re-run quick).
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/python tests/typecheck.py
 
 # Run every benchmark in tests/bench/ (the attacks, a full audit of 10,000 rows per table);
 # they print timings and ratios and assert nothing.
