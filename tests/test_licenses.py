@@ -19,7 +19,7 @@ from compute.lessons import licenses as lesson
 from compute.licensing import CONDITIONS, LICENSES, RULES, Verdict, evaluate
 from privacy_explorer.build import build
 from privacy_explorer.lesson import LANGUAGES
-from privacy_explorer.project import load_project
+from privacy_explorer.project import Project
 from privacy_explorer.render import COMPACT_POINTS_ABOVE, expand_page_data
 
 REPO = Path(__file__).resolve().parent.parent
@@ -48,10 +48,10 @@ def test_worked_examples_cover_every_status_and_come_from_the_evaluator():
 
 
 @pytest.fixture(scope="module")
-def licence_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def licence_site(repo_project: Project, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Lesson 04 alone, built from the repository (its result cache shared with other tests)."""
     out = tmp_path_factory.mktemp("licences") / "site"
-    build(load_project(REPO), out, only="04", jobs=2)
+    build(repo_project, out, only="04", jobs=2)
     return out
 
 
