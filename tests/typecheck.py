@@ -39,7 +39,7 @@ TESTS = REPO / "tests"
 
 STRICT_PACKAGES = {"compute": REPO / "compute"}
 """The course's own modules, besides the packages the wheel installs from pyproject.toml."""
-TEST_SCRIPTS = (TESTS, TESTS / "bench", TESTS / "golden", TESTS / "sample_project" / "compute")
+TEST_SCRIPTS = (TESTS, TESTS / "bench", TESTS / "sample_project" / "compute")
 """Folders of top-level modules: each runs (or is imported) with its own folder on sys.path."""
 TEST_OPTIONS = {
     "disallow_untyped_defs": False,
