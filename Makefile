@@ -40,11 +40,18 @@ lint: $(VENV)/.test-installed
 	$(BIN)/ruff format --check .
 	$(BIN)/python tests/typecheck.py
 
-# Run every benchmark in tests/bench/ (the attacks, a full audit of 10,000 rows per table);
-# they print timings and ratios and assert nothing.
+# Run every benchmark in tests/bench/ (the attacks, a full audit of 10,000 rows per table, the
+# course's cold, no-op and one-lesson builds and its page weights); they print timings and
+# ratios and assert nothing.
 .PHONY: bench
 bench: $(VENV)/.test-installed
 	for script in tests/bench/bench_*.py; do $(BIN)/python $$script || exit 1; done
+
+# Rebuild tests/sample_project and rewrite the golden tree the tests compare its build with
+# (tests/golden/sample_site/ and sample_site.sha256); review the diff before committing it.
+.PHONY: golden
+golden: $(VENV)/.test-installed
+	$(BIN)/python tests/site_golden.py
 
 # Rewrite the code in ruff's format.
 format: $(VENV)/.test-installed
