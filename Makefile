@@ -16,8 +16,9 @@ PIP_INSTALL := $(BIN)/python -m pip install --quiet -c constraints.txt
 site: $(VENV)/.runtime-installed
 	$(BIN)/explorer build
 
-# Run the whole test suite, browser tests included (installs Debian's Chromium when missing).
-test: $(VENV)/.test-installed $(CHROMIUM)
+# Lint first, then run the whole test suite, browser tests included (installs Debian's
+# Chromium when missing).
+test: lint $(CHROMIUM)
 	$(BIN)/python -m pytest
 
 # Preview the built site on http://127.0.0.1:$(PORT)/ (local only).
@@ -32,16 +33,25 @@ check: $(VENV)/.runtime-installed
 clean: $(VENV)/.runtime-installed
 	$(BIN)/explorer clean
 
-# Lint and check formatting with ruff.
+# Lint and check formatting with ruff, then type-check explorer/, compute/ and tests/ with mypy
+# (tests/typecheck.py gives mypy each file's import name; its cache makes a re-run quick).
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/python tests/typecheck.py
 
-# Run every benchmark in tests/bench/ (the attacks, a full audit of 10,000 rows per table);
-# they print timings and ratios and assert nothing.
+# Run every benchmark in tests/bench/ (the attacks, a full audit of 10,000 rows per table, the
+# course's cold, no-op and one-lesson builds and its page weights); they print timings and
+# ratios and assert nothing.
 .PHONY: bench
 bench: $(VENV)/.test-installed
 	for script in tests/bench/bench_*.py; do $(BIN)/python $$script || exit 1; done
+
+# Rebuild tests/sample_project and rewrite the golden tree the tests compare its build with
+# (tests/golden/sample_site/ and sample_site.sha256); review the diff before committing it.
+.PHONY: golden
+golden: $(VENV)/.test-installed
+	$(BIN)/python tests/site_golden.py
 
 # Rewrite the code in ruff's format.
 format: $(VENV)/.test-installed

@@ -315,12 +315,20 @@ def _scores(
 
 def _metrics(members: FloatArray, nonmembers: FloatArray, seed: int) -> AttackMetrics:
     fpr, tpr = roc_curve(members, nonmembers)
-    boot = {"n_boot": BOOTSTRAP_REPLICATES, "confidence": CONFIDENCE, "seed": seed}
+    # Named one by one: a **dict of options would hide a wrong type or name from mypy.
+    n_boot, confidence = BOOTSTRAP_REPLICATES, CONFIDENCE
     return AttackMetrics(
         auc=auc(members, nonmembers),
-        auc_ci=bootstrap_auc_ci(members, nonmembers, **boot),
+        auc_ci=bootstrap_auc_ci(
+            members, nonmembers, n_boot=n_boot, confidence=confidence, seed=seed
+        ),
         tpr_at_fpr={rate: tpr_at_fpr(members, nonmembers, rate) for rate in FPRS},
-        tpr_ci={rate: bootstrap_tpr_ci(members, nonmembers, rate, **boot) for rate in FPRS},
+        tpr_ci={
+            rate: bootstrap_tpr_ci(
+                members, nonmembers, rate, n_boot=n_boot, confidence=confidence, seed=seed
+            )
+            for rate in FPRS
+        },
         roc_fpr=fpr,
         roc_tpr=tpr,
     )

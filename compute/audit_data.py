@@ -265,11 +265,11 @@ def is_text_column(values: pd.Series) -> bool:
 def _first_text(values: pd.Series) -> str:
     """Where the first value that is not a number sits, as ``'forty' on line 7``."""
     numbers = pd.to_numeric(values, errors="coerce")
-    offending = values[numbers.isna() & values.notna()]
-    if offending.empty:
+    offending = np.flatnonzero((numbers.isna() & values.notna()).to_numpy())
+    if offending.size == 0:
         return "true/false values"
-    position = values.index.get_loc(offending.index[0])
-    return f"{str(offending.iloc[0])!r} on line {int(position) + 2}"  # line 1 is the header
+    position = int(offending[0])
+    return f"{str(values.iloc[position])!r} on line {position + 2}"  # line 1 is the header
 
 
 def check_kinds(tables: Sequence[Table], columns: Sequence[str]) -> dict[str, bool]:
@@ -485,7 +485,7 @@ def _ordinal(
     )
     codes = {value: float(code) for code, value in enumerate(categories)}
     return categories, {
-        role: frame[column].astype(str).map(codes).to_numpy(np.float64)
+        role: np.asarray(frame[column].astype(str).map(codes), dtype=np.float64)
         for role, frame in frames.items()
     }
 
@@ -518,7 +518,9 @@ def encode_tables(
         imputed: tuple[ImputedValues, ...] = ()
     else:
         frames, imputed = _fill_missing(tables, columns, text)
-    encodings, dropped, arrays = [], [], {role: [] for role in frames}
+    encodings: list[ColumnEncoding] = []
+    dropped: list[DroppedColumn] = []
+    arrays: dict[str, list[FloatArray]] = {role: [] for role in frames}
     for column in columns:
         categories: tuple[str, ...] = ()
         if text[column]:

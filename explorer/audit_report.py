@@ -24,10 +24,11 @@ import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import altair as alt
 import jinja2
+import markupsafe
 import numpy as np
 
 from privacy_explorer.audit_strings import translate
@@ -188,7 +189,7 @@ def _thinned_roc(
 
 
 def _roc_rows(result: AuditResult, lang: str) -> list[dict[str, Any]]:
-    rows = []
+    rows: list[dict[str, Any]] = []
     for order, attack in enumerate(result.attacks):
         if attack.metrics is None or attack.nonmember_scores is None:
             continue
@@ -223,7 +224,7 @@ def roc_chart(result: AuditResult, lang: str, *, log: bool) -> alt.LayerChart:
     smallest_tpr = 1.0 / result.attacks[0].member_scores.size
     if log:
         rows = [row for row in rows if row["fpr"] > 0 and row["tpr"] > 0]
-    kind = "log" if log else "linear"
+    kind: Literal["log", "linear"] = "log" if log else "linear"
     x_ticks = _decades(smallest_fpr) if log else [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
     y_ticks = _decades(smallest_tpr) if log else [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
     x_scale = alt.Scale(type=kind, domain=[smallest_fpr if log else 0.0, 1.0], nice=False)
@@ -261,7 +262,7 @@ def roc_chart(result: AuditResult, lang: str, *, log: bool) -> alt.LayerChart:
         )
     )
     title = translate("chart_roc_log" if log else "chart_roc_linear", lang)
-    return alt.layer(diagonal, curves).properties(
+    return alt.LayerChart(layer=[diagonal, curves]).properties(
         width=CHART_WIDTH, height=CHART_WIDTH, title=title
     )
 
@@ -283,7 +284,7 @@ def _edges(scores: np.ndarray) -> np.ndarray:
 
 def _distribution_rows(result: AuditResult, lang: str) -> list[dict[str, Any]]:
     """Step-line vertices: each bin's share at its left edge, the last share again at the right."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for attack in result.attacks:
         groups = {translate("members", lang): attack.member_scores}
         if attack.nonmember_scores is not None:
@@ -334,7 +335,7 @@ def distribution_chart(result: AuditResult, lang: str) -> alt.FacetChart:
         .properties(width=200, height=120)
     )
     order = [_label(attack, lang) for attack in result.attacks]
-    return (
+    chart: alt.FacetChart = (  # resolve_scale() is untyped in Altair 6
         base.facet(
             facet=alt.Facet(
                 "attack:N",
@@ -347,6 +348,7 @@ def distribution_chart(result: AuditResult, lang: str) -> alt.FacetChart:
         .resolve_scale(x="independent", y="independent")
         .properties(title=translate("chart_distributions", lang))
     )
+    return chart
 
 
 _ID = re.compile(r'\bid="([^"]+)"')
@@ -381,7 +383,7 @@ def inline_svg(chart: alt.TopLevelMixin, prefix: str, description: str) -> str:
     svg = _ID_REFERENCE.sub(
         lambda match: match.group(1) + names.get(match.group(2), match.group(2)), svg
     )
-    label = jinja2.utils.markupsafe.escape(description)
+    label = markupsafe.escape(description)
     return svg.replace("<svg ", f'<svg role="img" aria-label="{label}" data-chart="{prefix}" ', 1)
 
 

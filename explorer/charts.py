@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import importlib.metadata
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping
@@ -34,6 +35,8 @@ from privacy_explorer.runner import dumps
 
 VEGA_LITE_VERSION = "6.4"
 """Pinned so the bundle in the page and the SVG renderer agree."""
+VL_CONVERT_VERSION = importlib.metadata.version("vl-convert-python")
+"""Part of every cached SVG's and bundle's key."""
 SVG = "{http://www.w3.org/2000/svg}"
 
 
@@ -98,7 +101,7 @@ def chart_spec(chart: Chart, lang: str, grid: Grid, module_path: Path, root: Pat
     auto = sorted(
         p["name"]
         for node in _walk(spec)
-        for p in (node.get("params") if isinstance(node.get("params"), list) else [])
+        for p in (node.get("params", []) if isinstance(node.get("params"), list) else [])
         if isinstance(p, dict) and str(p.get("name", "")).startswith("param_")
     )
     if auto:
@@ -151,7 +154,7 @@ def _cached(cache_dir: Path | None, material: str, suffix: str, produce: Callabl
     """
     if cache_dir is None:
         return produce()
-    key = hashlib.sha256(f"{vl_convert.__version__}\0{material}".encode()).hexdigest()
+    key = hashlib.sha256(f"{VL_CONVERT_VERSION}\0{material}".encode()).hexdigest()
     path = cache_dir / f"{key}{suffix}"
     text = read_recorded(path)  # None when missing, or damaged (with a note)
     if text is None:
@@ -219,7 +222,8 @@ def vega_bundle(cache_dir: Path | None = None) -> str:
     """
 
     def produce() -> str:
-        bundle = vl_convert.javascript_bundle(vl_version=VEGA_LITE_VERSION)
+        # vl-convert 1.9's stub marks snippet as required; it defaults to None (the default one).
+        bundle = vl_convert.javascript_bundle(vl_version=VEGA_LITE_VERSION)  # type: ignore[call-arg]
         return f"(function(){{\n{bundle}\n}})();\n"
 
     return _cached(cache_dir, f"bundle {VEGA_LITE_VERSION}", ".js", produce)

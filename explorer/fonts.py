@@ -13,6 +13,7 @@ characters the site's files contain; the same content gives the same bytes.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import io
 import os
@@ -139,7 +140,7 @@ def web_fonts(fonts: ShippedFonts, characters: str, cache_dir: Path | None) -> d
             ).encode()
         ).hexdigest()
         produced[f"assets/fonts/{woff2_name}"] = _cached_bytes(
-            cache_dir, f"{key}.woff2", lambda source=source: subset_woff2(source, characters)
+            cache_dir, f"{key}.woff2", functools.partial(subset_woff2, source, characters)
         )
     return produced
 
@@ -156,11 +157,11 @@ def embedded_faces_css(
     for weight in weights:
         path = fonts.folder / (TEXT_FACES[0] if weight < 600 else TEXT_FACES[1])
         key = hashlib.sha256(f"{fonts.fingerprint}\0{path.name}\0{characters}".encode())
-        data = _cached_bytes(
-            cache_dir,
-            f"{key.hexdigest()}.woff2",
-            lambda path=path: subset_woff2(path.read_bytes(), characters),
-        )
+
+        def subset_face(path: Path = path) -> bytes:  # read only when the cache misses
+            return subset_woff2(path.read_bytes(), characters)
+
+        data = _cached_bytes(cache_dir, f"{key.hexdigest()}.woff2", subset_face)
         rules.append(
             f'@font-face{{font-family:"{TEXT_FAMILY}";font-weight:{weight};'
             f'src:url(data:font/woff2;base64,{base64.b64encode(data).decode()}) format("woff2")}}'

@@ -171,7 +171,7 @@ def _check_param(param: Any, problems: list[str], where: str, kind: str = "GRID"
     name = param.name
     if not isinstance(name, str) or not IDENTIFIER.match(name):
         problems.append(f"{where}: {what} name {name!r} must be a lowercase identifier")
-    values = param.values
+    values: object = param.values  # the author's module may ignore Param's annotations
     if not isinstance(values, list | tuple) or isinstance(values, str):
         problems.append(
             f"{where}: {what} '{name}' values must be a list, got {values!r}; "
@@ -237,7 +237,7 @@ def _named(
 
 def _check_columns(table: Table, where: str, problems: list[str]) -> None:
     """A table needs at least one column, each a :class:`Column` with a label per language."""
-    columns = table.columns
+    columns: object = table.columns  # the author's module may ignore Table's annotations
     if not isinstance(columns, tuple | list) or not columns:
         problems.append(f"{where}: table '{table.name}' needs at least one Column")
         return

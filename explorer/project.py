@@ -12,7 +12,7 @@ import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import yaml
 
@@ -53,6 +53,10 @@ class Project:
     """The site title in every language."""
     description: Text
     """The sentence under the title on the index page, in every language."""
+    build_dir: Path
+    """Where the build writes the site, its caches and its lock: ``build/`` in the project
+    folder, unless :func:`load_project` was given another folder (the tests give a temporary
+    one, so that they never write into the repository)."""
 
     @property
     def content_dir(self) -> Path:
@@ -74,11 +78,6 @@ class Project:
         """The project's ``site_templates/`` if it has one, else the explorer's own."""
         own = self.root / "site_templates"
         return own if own.is_dir() else builtin_templates_dir()
-
-    @property
-    def build_dir(self) -> Path:
-        """``build/``: everything the build writes."""
-        return self.root / "build"
 
 
 @dataclass(frozen=True)
@@ -125,8 +124,12 @@ def _text_field(data: dict[str, Any], key: str, where: str) -> Text:
     return {lang: value[lang].strip() for lang in LANGUAGES}
 
 
-def load_project(root: Path) -> Project:
-    """Read ``site.yml`` of the project at ``root``."""
+def load_project(root: Path, *, build_dir: Path | None = None) -> Project:
+    """Read ``site.yml`` of the project at ``root``.
+
+    The build writes its caches, its lock and (without ``--out``) the site into ``build_dir``,
+    by default ``root/build``.
+    """
     root = root.resolve()
     site_file = root / SITE_FILE
     if not site_file.is_file():
@@ -155,13 +158,15 @@ def load_project(root: Path) -> Project:
         root=root,
         title=_text_field(data, "title", where),
         description=_text_field(data, "description", where),
+        build_dir=root / "build" if build_dir is None else build_dir.absolute(),
     )
 
 
-def _is_timeout(value: Any) -> bool:
+def _is_timeout(value: object) -> TypeGuard[float]:
     """Whether ``value`` is a usable ``timeout``: a finite number of seconds above zero."""
-    number = isinstance(value, int | float) and not isinstance(value, bool)
-    return number and math.isfinite(value) and value > 0
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return False
+    return math.isfinite(value) and value > 0
 
 
 def _lesson_page(source: SourceText, lang: str, root: Path, problems: list[str]) -> LessonPage:

@@ -133,6 +133,7 @@ def lesson_data(
                 rows = rows_by_name[name]
                 memo = (name, repr(rows))  # many points share rows: localise them once
                 if memo not in table_ids:
+                    cells: list[list[str]] | list[list[int]]
                     cells = table_rows(module.tables[name], rows, lang)
                     if compact:  # cell texts repeat across rows and points: store each once
                         cells = [[texts.id(cell) for cell in row] for row in cells]

@@ -20,7 +20,7 @@ import json
 import math
 import platform
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -521,7 +521,9 @@ def _run_part(
     return GridRun(lesson=slug, results=results, computed=total - from_cache, cached=from_cache)
 
 
-def _outcomes(arguments: list[tuple[Any, ...]], jobs: int) -> Iterator[list[tuple[bool, str]]]:
+def _outcomes(
+    arguments: list[tuple[Any, ...]], jobs: int
+) -> Generator[list[tuple[bool, str]], None, None]:
     """Each task's outcomes in order: in this process with one job, else in worker processes."""
     if jobs == 1:
         for task in arguments:

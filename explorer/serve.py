@@ -16,7 +16,6 @@ from collections.abc import Callable
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import ClassVar
 from urllib.parse import unquote, urlsplit
 
 from privacy_explorer.errors import ExplorerError
@@ -27,7 +26,8 @@ HOST = "127.0.0.1"
 class SiteHandler(SimpleHTTPRequestHandler):
     """Serves the site's files with the right types, and its 404 page for anything else."""
 
-    extensions_map: ClassVar[dict[str, str]] = {
+    # A class attribute, as in http.server, which typeshed declares per instance (so no ClassVar).
+    extensions_map: dict[str, str] = {  # noqa: RUF012
         **SimpleHTTPRequestHandler.extensions_map,
         ".js": "text/javascript",
         ".svg": "image/svg+xml",

@@ -51,12 +51,8 @@ def time_limit(seconds: float | None) -> Iterator[None]:
     build and every worker run their tasks); elsewhere the block runs unlimited.
     Code inside a long call into compiled code is interrupted when the call returns.
     """
-    usable = (
-        seconds is not None
-        and hasattr(signal, "setitimer")
-        and threading.current_thread() is threading.main_thread()
-    )
-    if not usable:
+    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if seconds is None or not usable:
         yield
         return
 

@@ -1,8 +1,15 @@
-"""Shared fixtures: the sample project, the real course built once, and a headless Chromium."""
+"""Shared fixtures: the sample project, the real course built once, and a headless Chromium.
+
+Every test writes under a temporary folder: the real course is built with its caches in one
+(:func:`repo_project`), and :func:`repository_stays_untouched` fails the session when a test
+left a file in the repository all the same.
+"""
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,7 +19,7 @@ from lessonpage import TIMEOUT_MS, Site
 from playwright.sync_api import Browser, BrowserContext
 
 from privacy_explorer.build import BuildReport, build
-from privacy_explorer.project import load_project
+from privacy_explorer.project import Project, load_project
 from privacy_explorer.serve import make_server
 
 REPO = Path(__file__).resolve().parent.parent
@@ -37,11 +44,88 @@ def sample_project(tmp_path: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def course_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, BuildReport]:
+def repo_project(tmp_path_factory: pytest.TempPathFactory) -> Project:
+    """The real course in the repository, its build folder (caches, lock) in a temporary one.
+
+    Every test that builds the real course uses this project, so the grids are computed once a
+    session, and never into the repository's own ``build/``.
+    """
+    return load_project(REPO, build_dir=tmp_path_factory.mktemp("repo-build"))
+
+
+@pytest.fixture(scope="session")
+def course_site(
+    repo_project: Project, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, BuildReport]:
     """The real course, built once per test session into ``<tmp>/served/course-repo``."""
     out = tmp_path_factory.mktemp("course") / "served" / "course-repo"
-    report = build(load_project(REPO), out, jobs=2)
+    report = build(repo_project, out, jobs=2)
     return out, report
+
+
+# What running the tests may leave in the repository: caches of Python, pytest, Hypothesis,
+# ruff and mypy (make lint runs first), and the virtual environment.
+TOOL_LEFTOVERS = (
+    ".venv",
+    "__pycache__",
+    ".pytest_cache",
+    ".hypothesis",
+    ".ruff_cache",
+    ".mypy_cache",
+)
+
+
+def repository_files() -> dict[str, tuple[str, int, int]] | None:
+    """Every untracked, ignored or changed file of the repository: status, size, mtime.
+
+    ``None`` outside a git work tree (an unpacked sdist, say), where nothing is checked.
+    """
+    leftovers = [f":(exclude,glob)**/{name}/**" for name in TOOL_LEFTOVERS]
+    command = ["git", "status", "--porcelain", "-z", "--ignored", "--untracked-files=all"]
+    try:
+        listing = subprocess.run(
+            [*command, "--", ".", *leftovers],
+            cwd=REPO,
+            capture_output=True,
+            check=True,
+        ).stdout.decode()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    files = {}
+    for entry in filter(None, listing.split("\0")):
+        status, path = entry[:2], entry[3:]
+        try:
+            stat = os.lstat(REPO / path)
+        except FileNotFoundError:
+            files[path] = (status, -1, -1)  # deleted
+        else:
+            files[path] = (status, stat.st_size, stat.st_mtime_ns)
+    return files
+
+
+@pytest.fixture(scope="session", autouse=True)
+def repository_stays_untouched() -> Iterator[None]:
+    """Fail the session if a test created, changed or removed a file in the repository.
+
+    Files that were there before the session (a ``build/`` from ``make site``, work in
+    progress) are compared with themselves, so only what the tests did counts.
+    """
+    before = repository_files()
+    yield
+    after = repository_files()
+    if before is None or after is None:
+        return
+    touched = sorted(
+        path for path in before.keys() | after.keys() if before.get(path) != after.get(path)
+    )
+    if touched:
+        listed = "\n  ".join(touched[:20])
+        pytest.fail(
+            f"the tests wrote into the repository ({len(touched)} file(s)); write under "
+            f"tmp_path instead (files you changed yourself while the tests ran are listed "
+            f"too):\n  {listed}",
+            pytrace=False,
+        )
 
 
 @pytest.fixture(scope="session")

@@ -38,7 +38,7 @@ def threshold_rates(members: list[float], nonmembers: list[float]) -> list[tuple
     """(FPR, TPR) of "member if score ≥ t" for every score t, and for t above them all."""
     thresholds = [*sorted(set(members + nonmembers)), np.inf]
     return [
-        (np.mean(np.asarray(nonmembers) >= t), np.mean(np.asarray(members) >= t))
+        (float(np.mean(np.asarray(nonmembers) >= t)), float(np.mean(np.asarray(members) >= t)))
         for t in thresholds
     ]
 

@@ -179,6 +179,7 @@ def test_without_javascript_the_static_charts_and_default_readouts_show(
         assert readouts.count() > 0
         for readout in readouts.all():
             name = readout.get_attribute("data-readout")
+            assert name is not None
             assert readout.text_content() == expected[name], name
         watch.assert_clean("no JavaScript")
     finally:

@@ -13,10 +13,11 @@ from lessonpage import READY, LessonPage, Site, open_page
 from playwright.sync_api import BrowserContext, Page
 
 from compute.lessons import memorization as mem
+from compute.lessons.style import VERMILLION
 from privacy_explorer.lesson import LANGUAGES
 
 SLUG = "01-memorization"
-RING_COLOUR = mem.VERMILLION.lower()
+RING_COLOUR = VERMILLION.lower()
 
 
 LESSON = LessonPage(mem, SLUG)

@@ -89,7 +89,8 @@ def test_moving_epsilon_rescales_the_same_draws():
 
 @pytest.fixture(scope="module")
 def results() -> dict[tuple[str, float, int], dict[str, Any]]:
-    return {(p["query"], p["epsilon"], p["releases"]): dp.compute(**p) for p in dp.GRID}
+    points: list[dict[str, Any]] = list(dp.GRID)  # compute() takes a point's values by name
+    return {(p["query"], p["epsilon"], p["releases"]): dp.compute(**p) for p in points}
 
 
 def test_grid_is_the_documented_one():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import click
 import pytest
@@ -52,6 +53,6 @@ def test_ci_runs_what_the_readme_says():
 def test_the_reuse_example_in_the_readme_runs():
     section = README.split("## Reusing the code", 1)[1]
     example = section.split("```python", 1)[1].split("```", 1)[0]
-    namespace: dict[str, object] = {}
+    namespace: dict[str, Any] = {}
     exec(compile(example, "README.md (Reusing the code)", "exec"), namespace)
     assert namespace["verdict"].status == "allowed"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +16,10 @@ from markupsafe import escape
 
 from compute import licensing
 from compute.lessons import licenses as lesson
-from compute.licensing import CONDITIONS, LICENSES, RULES, evaluate
+from compute.licensing import CONDITIONS, LICENSES, RULES, Verdict, evaluate
 from privacy_explorer.build import build
 from privacy_explorer.lesson import LANGUAGES
-from privacy_explorer.project import load_project
+from privacy_explorer.project import Project
 from privacy_explorer.render import COMPACT_POINTS_ABOVE, expand_page_data
 
 REPO = Path(__file__).resolve().parent.parent
@@ -40,18 +41,23 @@ def test_worked_examples_cover_every_status_and_come_from_the_evaluator():
         statuses.append(v.status)
         assert row["status"] == lesson.STATUS_LABELS[v.status]
         assert row["why"] == v.reasons[0].text
-    assert set(statuses) == set(lesson.STATUSES)
+    assert set(statuses) == set(licensing.STATUSES)
 
 
 # --- 10. The page data equals what evaluate() says ------------------------------------------
 
 
 @pytest.fixture(scope="module")
-def licence_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def licence_site(repo_project: Project, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Lesson 04 alone, built from the repository (its result cache shared with other tests)."""
     out = tmp_path_factory.mktemp("licences") / "site"
-    build(load_project(REPO), out, only="04", jobs=2)
+    build(repo_project, out, only="04", jobs=2)
     return out
+
+
+def verdict_at(point: Mapping[str, Any]) -> Verdict:
+    """evaluate() at a grid point, whose values the lesson's compute() receives by name."""
+    return evaluate(**point)
 
 
 def page_data(site: Path, lang: str) -> dict[str, Any]:
@@ -70,7 +76,7 @@ def test_page_data_equals_evaluate_at_every_grid_point(licence_site: Path, lang:
     assert len(points) == len(lesson.GRID)
     for point in lesson.GRID:
         shown = points[lesson.GRID.key(point)]
-        v = evaluate(**point)
+        v = verdict_at(point)
         assert shown["r"]["status"] == lesson.STATUS_LABELS[v.status][lang], point
         conditions = plain["datasets"][shown["t"]["conditions"]]
         assert [row[0] for row in conditions] == [CONDITIONS[c.code][lang] for c in v.conditions], (
@@ -93,7 +99,7 @@ def test_the_page_shows_the_rule_table_and_the_default_verdict_in_its_html(
     assert rules is not None
     row_headers = re.findall(r'<th scope="row">([^<]*)</th>', rules.group(1))
     assert row_headers == list(LICENSES)
-    default = evaluate(**lesson.GRID.default)
+    default = verdict_at(lesson.GRID.default)
     # The verdict is announced to screen readers when it changes; other readouts are silent.
     assert re.search(r'data-readout="status"[^>]*aria-live="polite"', html)
     assert re.search(r'data-readout="condition_count"[^>]*aria-live="off"', html)

@@ -310,7 +310,14 @@ def test_an_unknown_combination_is_refused():
     with pytest.raises(
         ValueError, match="unknown combination 'merge'; use one of: aggregate, adapt"
     ):
-        lic.evaluate(CC0, CC0, CC0, commercial=False, share=False, combination="merge")
+        lic.evaluate(
+            CC0,
+            CC0,
+            CC0,
+            commercial=False,
+            share=False,
+            combination="merge",  # type: ignore[arg-type]
+        )
 
 
 # --- 9. Verdicts are well formed over the whole grid ----------------------------------------

@@ -73,12 +73,13 @@ def test_the_memoized_trajectory_is_the_snapshot_training():
 
 @pytest.fixture(scope="module")
 def results() -> dict[tuple[int, int], dict[str, Any]]:
-    return {(p["epochs"], p["seed"]): mi.compute(**p) for p in mi.GRID}
+    points: list[dict[str, Any]] = list(mi.GRID)  # compute() takes a point's values by name
+    return {(p["epochs"], p["seed"]): mi.compute(**p) for p in points}
 
 
 def test_grid_is_the_documented_one():
     assert mi.GRID.names == ("epochs", "seed")
-    epochs = mi.GRID.param("epochs").values
+    epochs = [int(value) for value in mi.GRID.param("epochs").values]
     assert epochs[0] == 1 and epochs[-1] >= 2000 and list(epochs) == sorted(epochs)
     ratios = np.diff(np.log10(epochs))
     assert ratios.min() > 0.2 and ratios.max() < 0.5  # roughly log-spaced

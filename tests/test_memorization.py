@@ -32,7 +32,7 @@ from compute.lessons import memorization as mem
 from privacy_explorer.build import build
 from privacy_explorer.charts import named_datasets
 from privacy_explorer.lesson import LANGUAGES, Chart
-from privacy_explorer.project import load_project
+from privacy_explorer.project import Project
 from privacy_explorer.runner import json_ready
 
 REPO = Path(__file__).resolve().parent.parent
@@ -126,7 +126,8 @@ def test_competitors_use_other_codes_from_the_candidate_range():
 
 @pytest.fixture(scope="module")
 def results() -> dict[tuple[int, int], dict[str, Any]]:
-    return {(p["n"], p["repeats"]): mem.compute(**p) for p in mem.GRID}
+    points: list[dict[str, Any]] = list(mem.GRID)  # compute() takes a point's values by name
+    return {(p["n"], p["repeats"]): mem.compute(**p) for p in points}
 
 
 @functools.cache
@@ -265,9 +266,9 @@ def test_summary_lists_every_point_once(results):
 
 
 @pytest.fixture(scope="module")
-def built() -> Any:
-    """The lesson built the way `explorer build --only 01` builds it (nothing is written)."""
-    return build(load_project(REPO), only=SLUG, jobs=2, write=False)
+def built(repo_project: Project) -> Any:
+    """The lesson built the way `explorer build --only 01` builds it (no site is written)."""
+    return build(repo_project, only=SLUG, jobs=2, write=False)
 
 
 def page_data(files: dict[str, bytes], lang: str) -> dict[str, Any]:

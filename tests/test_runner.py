@@ -5,11 +5,13 @@ from __future__ import annotations
 import hashlib
 import math
 from types import SimpleNamespace
+from typing import cast
 
 import numpy as np
 import pytest
 
 from privacy_explorer.lesson import Grid, Param, Readout
+from privacy_explorer.modules import LessonModule
 from privacy_explorer.runner import (
     BATCH_ABOVE,
     BATCH_SIZE,
@@ -21,8 +23,15 @@ from privacy_explorer.runner import (
     plan_batches,
 )
 
-MODULE = SimpleNamespace(readouts={"scale": Readout("scale", {"ko": "척도", "en": "Scale"})})
-COUNTED = SimpleNamespace(readouts={"rolls": Readout("rolls", {"ko": "횟수", "en": "Rolls"}, "d")})
+# Stand-ins for a lesson module: the result checks read nothing but its readouts.
+MODULE = cast(
+    LessonModule,
+    SimpleNamespace(readouts={"scale": Readout("scale", {"ko": "척도", "en": "Scale"})}),
+)
+COUNTED = cast(
+    LessonModule,
+    SimpleNamespace(readouts={"rolls": Readout("rolls", {"ko": "횟수", "en": "Rolls"}, "d")}),
+)
 
 
 def test_numpy_scalars_become_python_numbers():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 import numpy as np
 import pytest
 from scipy.stats import gaussian_kde, linregress
@@ -38,7 +40,25 @@ from compute.generator_audit import (
 from compute.generators import setting_by_key
 from compute.synthetic import simulation_split, two_d_population
 
-SMALL = {"members": 40, "nonmembers": 40, "reference": 60, "synthetic": 80}
+
+class Sizes(TypedDict):
+    """How many records each part of a simulated split holds."""
+
+    members: int
+    nonmembers: int
+    reference: int
+    synthetic: int
+
+
+class SimulationOptions(Sizes, total=False):
+    """Keyword arguments of run_simulation (and run_simulation_grid) that the tests vary."""
+
+    ks: tuple[int, ...]
+    bandwidth_factors: tuple[float, ...]
+    attacks: tuple[str, ...]
+
+
+SMALL: Sizes = {"members": 40, "nonmembers": 40, "reference": 60, "synthetic": 80}
 """Split sizes small enough for a quick test."""
 
 
@@ -145,7 +165,12 @@ def test_exact_copies_are_found_by_distance() -> None:
 
 
 def test_the_grid_reuses_epsilon_zero_across_rho() -> None:
-    options = {"ks": (5,), "bandwidth_factors": (0.5,), "attacks": (GEN_LRA, "dcr"), **SMALL}
+    options: SimulationOptions = {
+        "ks": (5,),
+        "bandwidth_factors": (0.5,),
+        "attacks": (GEN_LRA, "dcr"),
+        **SMALL,
+    }
     grid = run_simulation_grid((0.0, 0.2), (0.1, 0.4), (1, 2), **options)
     assert [(r.epsilon, r.rho, r.seed) for r in grid] == [
         (e, r, s) for e in (0.0, 0.2) for r in (0.1, 0.4) for s in (1, 2)
@@ -175,7 +200,12 @@ def test_fit_line_matches_scipy() -> None:
 
 
 def test_score_gap_lines_fit_the_seed_means() -> None:
-    options = {"ks": (5,), "bandwidth_factors": (0.25,), "attacks": (GEN_LRA,), **SMALL}
+    options: SimulationOptions = {
+        "ks": (5,),
+        "bandwidth_factors": (0.25,),
+        "attacks": (GEN_LRA,),
+        **SMALL,
+    }
     grid = run_simulation_grid((0.0, 0.2, 0.4), (0.1,), (1, 2), **options)
     lines = score_gap_lines(grid)
     assert list(lines) == [(0.1, (GEN_LRA, 5, 0.25))]

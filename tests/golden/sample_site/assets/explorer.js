@@ -1,0 +1,300 @@
+/* The page runtime: controls switch every chart and readout to a precomputed result.
+ *
+ * A classic script (no modules, no fetch) so that it runs from file:// too. The
+ * lesson's results arrive in assets/data/<lesson>.<lang>.js as
+ * window.EXPLORER_DATA[slug] = {params, points, datasets, charts}; each point is
+ * keyed by its value indices joined with "-" and names its rows by dataset id
+ * (chart rows in point.d, table cell texts in point.t). A large grid comes in a
+ * compact form (explorer/render.py, compact_points) that expandCompact() turns
+ * back into the same shape on load.
+ * State lives in the URL hash (#epsilon=0.5&releases=3) so a view can be shared.
+ */
+(function () {
+  "use strict";
+
+  // Large grids: each distinct point is a flat list of numbers (see data.layout),
+  // each text is stored once in data.texts, and data.points lists variants in grid order.
+  function expandCompact(data) {
+    var layout = data.layout;
+    var texts = data.texts;
+    var tableIds = {};
+    var records = data.variants.map(function (flat) {
+      var record = { r: {}, d: {}, t: {} };
+      var i = 0;
+      layout.r.forEach(function (name) { record.r[name] = texts[flat[i++]]; });
+      layout.d.forEach(function (name) {
+        var id = flat[i++];
+        if (id >= 0) record.d[name] = String(id);
+      });
+      layout.t.forEach(function (name) {
+        var id = String(flat[i++]);
+        record.t[name] = id;
+        tableIds[id] = true;
+      });
+      return record;
+    });
+    Object.keys(tableIds).forEach(function (id) {
+      data.datasets[id] = data.datasets[id].map(function (row) {
+        return row.map(function (cell) { return texts[cell]; });
+      });
+    });
+    var sizes = data.params.map(function (p) { return p.values.length; });
+    var points = {};
+    data.points.forEach(function (variant, index) {
+      var indices = [];
+      for (var k = sizes.length - 1; k >= 0; k--) {
+        indices.unshift(index % sizes[k]);
+        index = Math.floor(index / sizes[k]);
+      }
+      points[indices.join("-")] = records[variant];
+    });
+    data.points = points;
+    delete data.variants;
+  }
+
+  function readHash(params) {
+    var state = {};
+    var hash = window.location.hash.replace(/^#/, "");
+    hash.split("&").forEach(function (pair) {
+      var eq = pair.indexOf("=");
+      if (eq < 0) return;
+      var name = decodeURIComponent(pair.slice(0, eq));
+      var text = decodeURIComponent(pair.slice(eq + 1));
+      params.forEach(function (p) {
+        var index = p.texts.indexOf(text);
+        if (p.name === name && index >= 0) state[name] = index;
+      });
+    });
+    return state;
+  }
+
+  function writeHash(params, state) {
+    var parts = params.map(function (p) {
+      return encodeURIComponent(p.name) + "=" + encodeURIComponent(p.texts[state[p.name]]);
+    });
+    var url = window.location.pathname + window.location.search + "#" + parts.join("&");
+    try {
+      window.history.replaceState(null, "", url);
+    } catch (error) {
+      window.location.hash = parts.join("&"); // some embedding frames refuse replaceState
+    }
+  }
+
+  // Vega tags the row objects it is given, so every swap needs fresh objects.
+  function freshRows(rows) {
+    return JSON.parse(JSON.stringify(rows));
+  }
+
+  function Lesson(article, data) {
+    this.article = article;
+    this.data = data;
+    this.params = data.params;
+    this.views = {};
+    this.state = {};
+    var self = this;
+    this.params.forEach(function (p) { self.state[p.name] = p.default; });
+    var fromHash = readHash(this.params);
+    Object.keys(fromHash).forEach(function (name) { self.state[name] = fromHash[name]; });
+  }
+
+  Lesson.prototype.key = function () {
+    var state = this.state;
+    return this.params.map(function (p) { return state[p.name]; }).join("-");
+  };
+
+  Lesson.prototype.syncControls = function () {
+    var state = this.state;
+    this.article.querySelectorAll("[data-param]").forEach(function (input) {
+      var index = state[input.dataset.param];
+      if (input.type === "radio") {
+        input.checked = Number(input.value) === index;
+      } else if (input.tagName === "SELECT") {
+        input.value = String(index);
+      } else {
+        input.value = String(index);
+        var labels = JSON.parse(input.dataset.labels);
+        input.setAttribute("aria-valuetext", labels[index]);
+        var output = input.parentNode.querySelector("[data-output]");
+        if (output) output.textContent = labels[index];
+      }
+    });
+  };
+
+  Lesson.prototype.showReadouts = function (point) {
+    this.article.querySelectorAll("[data-readout]").forEach(function (el) {
+      var text = point.r[el.dataset.readout];
+      if (text !== undefined && el.textContent !== text) el.textContent = text;
+    });
+  };
+
+  // Table cells are set as text, never parsed as HTML.
+  function tableRow(cells, rowHeaders) {
+    var tr = document.createElement("tr");
+    cells.forEach(function (text, column) {
+      var cell = document.createElement(column === 0 && rowHeaders ? "th" : "td");
+      if (column === 0 && rowHeaders) cell.setAttribute("scope", "row");
+      cell.textContent = text;
+      tr.appendChild(cell);
+    });
+    return tr;
+  }
+
+  Lesson.prototype.showTables = function (point) {
+    var datasets = this.data.datasets;
+    this.article.querySelectorAll("[data-table][data-live]").forEach(function (holder) {
+      var id = point.t ? point.t[holder.dataset.table] : undefined;
+      if (id === undefined || holder.dataset.shown === id) return;
+      var body = holder.querySelector("[data-table-body]");
+      var rowHeaders = holder.hasAttribute("data-row-headers");
+      var fresh = document.createDocumentFragment();
+      datasets[id].forEach(function (cells) { fresh.appendChild(tableRow(cells, rowHeaders)); });
+      if (!datasets[id].length && holder.dataset.empty) {
+        var tr = document.createElement("tr");
+        var td = document.createElement("td");
+        tr.className = "empty-row";
+        td.colSpan = holder.querySelectorAll("thead th").length;
+        td.textContent = holder.dataset.empty;
+        tr.appendChild(td);
+        fresh.appendChild(tr);
+      }
+      body.replaceChildren(fresh);
+      holder.dataset.shown = id;
+    });
+  };
+
+  Lesson.prototype.updateView = function (name, point) {
+    var view = this.views[name];
+    var chart = this.data.charts[name];
+    if (!view || !chart) return Promise.resolve();
+    var data = this.data;
+    var state = this.state;
+    chart.datasets.forEach(function (dataset) {
+      var id = point.d[dataset];
+      if (id !== undefined) view.data(dataset, freshRows(data.datasets[id]));
+    });
+    chart.signals.forEach(function (signal) {
+      var param = data.params.filter(function (p) { return p.name === signal; })[0];
+      view.signal(signal, param.values[state[signal]]);
+    });
+    return view.runAsync();
+  };
+
+  Lesson.prototype.apply = function () {
+    var key = this.key();
+    var point = this.data.points[key];
+    if (!point) return Promise.resolve();
+    this.syncControls();
+    this.showReadouts(point);
+    this.showTables(point);
+    var self = this;
+    return Promise.all(Object.keys(this.views).map(function (name) {
+      return self.updateView(name, point);
+    })).then(function () {
+      // Only the latest state is recorded, even when several changes overlap.
+      if (self.key() === key) self.article.dataset.point = key;
+    });
+  };
+
+  Lesson.prototype.bindControls = function () {
+    var self = this;
+    this.article.querySelectorAll("[data-param]").forEach(function (input) {
+      var event = input.type === "radio" || input.tagName === "SELECT" ? "change" : "input";
+      input.addEventListener(event, function () {
+        if (input.type === "radio" && !input.checked) return;
+        self.state[input.dataset.param] = Number(input.value);
+        writeHash(self.params, self.state);
+        self.apply();
+      });
+    });
+    window.addEventListener("hashchange", function () {
+      var fromHash = readHash(self.params);
+      Object.keys(fromHash).forEach(function (name) { self.state[name] = fromHash[name]; });
+      self.apply();
+    });
+  };
+
+  // Vega measures chart text when it embeds a chart: load the charts' font first, in both
+  // weights, or labels are laid out with a fallback font. A font that fails to load is no error.
+  function loadChartFont(figures) {
+    if (!figures.length || !document.fonts || !document.fonts.load) return Promise.resolve();
+    var config = JSON.parse(figures[0].querySelector("[data-chart-spec]").textContent).config;
+    if (!config || !config.font) return Promise.resolve();
+    var family = '"' + config.font + '"';
+    return Promise.all([
+      document.fonts.load("400 12px " + family),
+      document.fonts.load("700 12px " + family)
+    ]).catch(function () {});
+  }
+
+  Lesson.prototype.embedCharts = function () {
+    var self = this;
+    var failedNote = this.article.dataset.chartFailed;
+    var figures = this.article.querySelectorAll("[data-chart]");
+    return loadChartFont(figures).then(function () {
+      return self.embedEachChart(figures, failedNote);
+    });
+  };
+
+  Lesson.prototype.embedEachChart = function (figures, failedNote) {
+    var self = this;
+    return Promise.all(Array.prototype.map.call(figures, function (figure) {
+      var name = figure.dataset.chart;
+      var spec = JSON.parse(figure.querySelector("[data-chart-spec]").textContent);
+      var target = figure.querySelector("[data-chart-view]");
+      var fallback = target.querySelector(".chart-fallback");
+      var holder = document.createElement("div");
+      holder.className = "chart-live";
+      target.appendChild(holder);
+      return window.vegaEmbed(holder, spec, { actions: false, renderer: "svg" })
+        .then(function (result) {
+          self.views[name] = result.view;
+          if (fallback) fallback.hidden = true;
+          figure.classList.add("is-live");
+          return self.updateView(name, self.data.points[self.key()]);
+        })
+        .catch(function (error) {
+          holder.remove();
+          var note = document.createElement("p");
+          note.className = "chart-error";
+          note.textContent = failedNote;
+          figure.appendChild(note);
+          if (window.console) window.console.warn("chart " + name + ": " + error);
+        });
+    }));
+  };
+
+  function start() {
+    var article = document.querySelector("[data-lesson]");
+    if (!article) return;
+    var all = window.EXPLORER_DATA || {};
+    var data = all[article.dataset.lesson];
+    var needsVega = article.querySelector("[data-chart]") !== null;
+    if (!data || (needsVega && typeof window.vegaEmbed !== "function")) {
+      var note = document.createElement("p");
+      note.className = "chart-error";
+      note.setAttribute("role", "alert");
+      note.textContent = article.dataset.missing;
+      article.insertBefore(note, article.firstChild);
+      return;
+    }
+    if (data.variants) expandCompact(data);
+    var lesson = new Lesson(article, data);
+    article.classList.add("is-interactive");
+    lesson.bindControls();
+    lesson.syncControls();
+    lesson.showReadouts(data.points[lesson.key()]);
+    lesson.showTables(data.points[lesson.key()]);
+    window.explorerLesson = lesson; // for the browser tests and curious learners
+    lesson.ready = lesson.embedCharts().then(function () {
+      return lesson.apply();
+    }).then(function () {
+      article.dataset.ready = "true";
+    });
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();
