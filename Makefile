@@ -13,8 +13,9 @@ PIP_INSTALL := $(BIN)/python -m pip install --quiet -c constraints.txt
 .PHONY: site test serve check clean lint format lock
 
 # Create .venv, install the pinned dependencies and build build/site/.
+# BASE_URL=https://OWNER.github.io/REPO/ adds canonical links, a sitemap and a 404 page for any depth.
 site: $(VENV)/.runtime-installed
-	$(BIN)/explorer build
+	$(BIN)/explorer build $(if $(BASE_URL),--base-url "$(BASE_URL)")
 
 # Run the whole test suite, browser tests included (installs Debian's Chromium when missing).
 test: $(VENV)/.test-installed $(CHROMIUM)
@@ -36,6 +37,7 @@ clean: $(VENV)/.runtime-installed
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml && $(BIN)/zizmor --offline --no-progress .github/workflows/
 
 # Run every benchmark in tests/bench/ (the attacks, a full audit of 10,000 rows per table);
 # they print timings and ratios and assert nothing.

@@ -6,6 +6,7 @@ given with ``--project``.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import sys
@@ -18,7 +19,7 @@ from privacy_explorer.audit_cli import audit_command
 from privacy_explorer.build import Reporter, build
 from privacy_explorer.errors import ExplorerError
 from privacy_explorer.output import clean
-from privacy_explorer.project import SITE_FILE, load_project
+from privacy_explorer.project import SITE_FILE, base_url, load_project
 from privacy_explorer.runner import LARGE_GRID, Progress
 from privacy_explorer.serve import serve_site
 
@@ -138,6 +139,14 @@ def cli() -> None:
     "site needs there (every other file is kept).",
 )
 @yes_option
+@click.option(
+    "--base-url",
+    "public_url",
+    metavar="URL",
+    default=None,
+    help="The site's public address, e.g. https://OWNER.github.io/REPO/ (overrides base_url "
+    "in site.yml): canonical links, Open Graph tags, sitemap.xml, a 404 page for any depth.",
+)
 def build_command(
     project_dir: Path,
     out: Path | None,
@@ -146,9 +155,12 @@ def build_command(
     strict: bool,
     force: bool,
     yes: bool,
+    public_url: str | None,
 ) -> None:
     """Compute every lesson's grid (cached) and write the static site."""
     project = load_project(project_dir)
+    if public_url is not None:
+        project = dataclasses.replace(project, base_url=base_url(public_url, "--base-url"))
     report = build(
         project,
         out,

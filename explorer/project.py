@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import yaml
 
@@ -53,6 +54,10 @@ class Project:
     """The site title in every language."""
     description: Text
     """The sentence under the title on the index page, in every language."""
+    base_url: str | None = None
+    """The public address of the site root, ending in ``/`` (``site.yml`` or ``--base-url``);
+    with it the build writes canonical links, Open Graph tags, ``sitemap.xml`` and a 404 page
+    whose links work at any depth. ``None`` keeps every link relative."""
 
     @property
     def content_dir(self) -> Path:
@@ -125,6 +130,21 @@ def _text_field(data: dict[str, Any], key: str, where: str) -> Text:
     return {lang: value[lang].strip() for lang in LANGUAGES}
 
 
+def base_url(value: Any, where: str) -> str:
+    """``value`` as a site's base URL (``https://host/path/``), or a :class:`ContentError`."""
+    example = "https://OWNER.github.io/REPO/"
+    if not isinstance(value, str) or not value.strip():
+        raise ContentError(f"{where}: 'base_url' must be the site's public address, e.g. {example}")
+    url = value.strip()
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise ContentError(
+            f"{where}: 'base_url' must be an http(s) address without ?query or #fragment, "
+            f"e.g. {example}; got {url!r}"
+        )
+    return url if url.endswith("/") else url + "/"
+
+
 def load_project(root: Path) -> Project:
     """Read ``site.yml`` of the project at ``root``."""
     root = root.resolve()
@@ -151,10 +171,18 @@ def load_project(root: Path) -> Project:
         )
     if not isinstance(data, dict):
         raise ContentError(f"{where}: expected 'title:' and 'description:' keys")
+    unknown = sorted(set(data) - {"title", "description", "base_url"})
+    if unknown:
+        raise ContentError(
+            f"{where}: unknown key '{unknown[0]}'; site.yml takes title, description and "
+            "base_url (optional)"
+        )
+    url = data.get("base_url")
     return Project(
         root=root,
         title=_text_field(data, "title", where),
         description=_text_field(data, "description", where),
+        base_url=None if url is None else base_url(url, where),
     )
 
 
