@@ -6,6 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 CHROMIUM ?= /usr/bin/chromium
 PORT ?= 8000
+SCORM_RUNTIME := tests/scorm/node_modules/.package-lock.json
 
 # Every install takes its versions from constraints.txt, so two set-ups get the same packages.
 PIP_INSTALL := $(BIN)/python -m pip install --quiet -c constraints.txt
@@ -18,7 +19,7 @@ site: $(VENV)/.runtime-installed
 	$(BIN)/explorer build $(if $(BASE_URL),--base-url "$(BASE_URL)")
 
 # Run the whole test suite, browser tests included (installs Debian's Chromium when missing).
-test: $(VENV)/.test-installed $(CHROMIUM)
+test: $(VENV)/.test-installed $(CHROMIUM) $(SCORM_RUNTIME)
 	$(BIN)/python -m pytest
 
 # Preview the built site on http://127.0.0.1:$(PORT)/ (local only).
@@ -71,6 +72,10 @@ $(VENV)/.runtime-installed: pyproject.toml constraints.txt
 $(VENV)/.test-installed: pyproject.toml constraints.txt $(VENV)/.runtime-installed
 	$(PIP_INSTALL) --no-build-isolation -e '.[test]'
 	touch $@
+
+# The SCORM tests launch packages in the scorm-again runtime, pinned in tests/scorm/package-lock.json.
+$(SCORM_RUNTIME): tests/scorm/package.json tests/scorm/package-lock.json
+	cd tests/scorm && npm ci --no-audit --no-fund --loglevel=error
 
 # Playwright cannot download its own browser here: the tests drive Debian's Chromium.
 $(CHROMIUM):
