@@ -17,6 +17,21 @@ tested against an independent reference (SciPy, scikit-learn, brute force):
     Membership attacks on synthetic data (Gen-LRA and its rivals) and the
     metrics that judge any attack's scores: ROC curve, AUC, TPR at a given FPR,
     confidence intervals.
+:mod:`compute.audit_data` and :mod:`compute.audit`
+    An audit of a synthetic release from four tables (members, non-members,
+    reference, synthetic): reading and checking them, encoding, every attack and
+    its metrics as one typed result (what ``explorer audit`` reports).
+:mod:`compute.synthetic`
+    A memorizing generator on Gaussian-mixture populations: with probability ε
+    a synthetic record is a member plus noise of scale ρ, otherwise a fresh draw.
+:mod:`compute.generators`
+    Four simple generators for real tables (Gaussian mixture, KDE sampler,
+    SMOTE-style interpolation, independent marginals) in named settings.
+:mod:`compute.audit_experiments` and :mod:`compute.generator_audit`
+    Lesson 05's experiments: every attack on simulated releases and on the
+    generators' releases of the concrete data, with seeds, summaries and fits.
+:mod:`compute.invariance`
+    What the invariance of Gen-LRA's score does and does not cover, measured.
 :mod:`compute.histogram`
     Two samples counted on shared bins, with an overflow bin and a round width.
 :mod:`compute.laplace`

@@ -56,7 +56,7 @@ from .audit_experiments import (
     find_outcome,
     rival_options,
 )
-from .datasets import load_concrete
+from .datasets import CONCRETE_INPUTS, CONCRETE_TARGET, load_concrete
 from .generators import GENERATOR_SETTINGS, GeneratorSetting, Standardizer, generate
 
 # Lesson 02 owns the deduplication; it is to move into a library module.
@@ -105,7 +105,7 @@ class ConcreteSplit:
 
 @functools.cache
 def _deduplicated_table() -> tuple[tuple[str, ...], FloatArray]:
-    table, _ = deduplicate(load_concrete())
+    table, _ = deduplicate(load_concrete(), CONCRETE_INPUTS, CONCRETE_TARGET)
     return tuple(str(name) for name in table.columns), table.to_numpy(dtype=np.float64)
 
 

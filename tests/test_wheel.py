@@ -6,6 +6,7 @@ first time; pip's cache makes later runs quick.
 
 from __future__ import annotations
 
+import json
 import shutil
 import socket
 import subprocess
@@ -35,7 +36,7 @@ def run(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProce
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The project's wheel, built from a copy of the repository (nothing is written to it)."""
     source = tmp_path_factory.mktemp("source")
-    for name in ("explorer", "site_templates"):
+    for name in ("explorer", "site_templates", "compute"):
         shutil.copytree(
             REPO / name, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
         )
@@ -79,6 +80,10 @@ def test_the_wheel_installs_one_distinctive_top_level_name(wheel: Path) -> None:
     ):
         assert packaged in names, packaged
     assert not any(name.startswith("compute/") for name in names)
+    # The library layer of compute/ travels inside the engine; the lessons stay in the project.
+    for packaged in ("attacks/gen_lra.py", "attacks/metrics.py", "audit.py", "audit_data.py"):
+        assert f"privacy_explorer/compute/{packaged}" in names, packaged
+    assert not any(name.startswith("privacy_explorer/compute/lessons/") for name in names)
 
 
 def test_the_installed_explorer_checks_builds_serves_and_cleans_a_project(
@@ -124,3 +129,15 @@ def test_the_installed_explorer_checks_builds_serves_and_cleans_a_project(
 
     run(explorer, "clean", cwd=project)
     assert not (project / "build").exists()
+
+
+def test_the_installed_explorer_audits_a_release(installed: Path, tmp_path: Path) -> None:
+    housing = REPO / "tests" / "data" / "synth-mia-housing"
+    report = tmp_path / "audit"
+    run(installed / "explorer", "audit", "--members", housing / "mem.csv",
+        "--nonmembers", housing / "non_mem.csv", "--reference", housing / "ref.csv",
+        "--synthetic", housing / "synth.csv", "--attacks", "gen_lra,dcr", "--out", report,
+        cwd=tmp_path)  # fmt: skip
+    results = json.loads((report / "results.json").read_text("utf-8"))
+    assert round(results["attacks"]["gen_lra"]["auc"], 3) == 0.744
+    assert (report / "report.html").is_file()
