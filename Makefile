@@ -6,6 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 CHROMIUM ?= /usr/bin/chromium
 PORT ?= 8000
+SCORM_RUNTIME := tests/scorm/node_modules/.package-lock.json
 
 # Every install takes its versions from constraints.txt, so two set-ups get the same packages.
 PIP_INSTALL := $(BIN)/python -m pip install --quiet -c constraints.txt
@@ -13,12 +14,13 @@ PIP_INSTALL := $(BIN)/python -m pip install --quiet -c constraints.txt
 .PHONY: site test serve check clean lint format lock
 
 # Create .venv, install the pinned dependencies and build build/site/.
+# BASE_URL=https://OWNER.github.io/REPO/ adds canonical links, a sitemap and a 404 page for any depth.
 site: $(VENV)/.runtime-installed
-	$(BIN)/explorer build
+	$(BIN)/explorer build $(if $(BASE_URL),--base-url "$(BASE_URL)")
 
 # Lint first, then run the whole test suite, browser tests included (installs Debian's
 # Chromium when missing).
-test: lint $(CHROMIUM)
+test: lint $(CHROMIUM) $(SCORM_RUNTIME)
 	$(BIN)/python -m pytest
 
 # Preview the built site on http://127.0.0.1:$(PORT)/ (local only).
@@ -39,6 +41,7 @@ lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python tests/typecheck.py
+	$(BIN)/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml && $(BIN)/zizmor --offline --no-progress .github/workflows/
 
 # Run every benchmark in tests/bench/ (the attacks, a full audit of 10,000 rows per table, the
 # course's cold, no-op and one-lesson builds and its page weights); they print timings and
@@ -79,6 +82,10 @@ $(VENV)/.runtime-installed: pyproject.toml constraints.txt
 $(VENV)/.test-installed: pyproject.toml constraints.txt $(VENV)/.runtime-installed
 	$(PIP_INSTALL) --no-build-isolation -e '.[test]'
 	touch $@
+
+# The SCORM tests launch packages in the scorm-again runtime, pinned in tests/scorm/package-lock.json.
+$(SCORM_RUNTIME): tests/scorm/package.json tests/scorm/package-lock.json
+	cd tests/scorm && npm ci --no-audit --no-fund --loglevel=error
 
 # Playwright cannot download its own browser here: the tests drive Debian's Chromium.
 $(CHROMIUM):

@@ -8,6 +8,7 @@ a failed build leaves the previous site untouched.
 from __future__ import annotations
 
 import contextlib
+import functools
 import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from privacy_explorer import charts as chart_tools
+from privacy_explorer import embed, publish
 from privacy_explorer import fonts as font_tools
 from privacy_explorer.errors import (
     ComputeError,
@@ -318,6 +320,7 @@ def page_context(
     """The surroundings of page ``name`` (e.g. ``index.html``) in ``lang``."""
     other = LANGUAGES[(LANGUAGES.index(lang) + 1) % len(LANGUAGES)]
     root_rel = "" if lang == LANGUAGES[0] else "../"
+    url = project.base_url
     return PageContext(
         lang=lang,
         root=root_rel,
@@ -326,6 +329,8 @@ def page_context(
         strings=strings[lang],
         site_title=project.title[lang],
         site_description=project.description[lang],
+        page_url=publish.public_url(url, site_path(lang, name)) if url else None,
+        other_lang_url=publish.public_url(url, site_path(other, name)) if url else None,
     )
 
 
@@ -423,7 +428,8 @@ def render_site(
                 data = lesson_data(module, run.results, specs, lang, tables, lazy)
                 files[f"assets/data/{lesson.slug}.{lang}.js"] = data_script(lesson.slug, data)
             page = lesson.pages[lang]
-            files[site_path(lang, f"{lesson.slug}.html")] = render_lesson(
+            render_page = functools.partial(
+                render_lesson,
                 env,
                 context,
                 item.parsed[lang],
@@ -439,6 +445,11 @@ def render_site(
                 previous=_pager_link(planned, position - 1, lang),
                 next_=_pager_link(planned, position + 1, lang),
             )
+            files[site_path(lang, f"{lesson.slug}.html")] = render_page()
+            embed_extra = embed.embed_variables(context, lesson.slug)
+            files[site_path(lang, embed.embed_path(lesson.slug))] = embed.moved_down(
+                render_page(template="embed.html", extra=embed_extra)
+            )
             cards[lang].append(
                 {
                     "href": f"{lesson.slug}.html",
@@ -448,21 +459,31 @@ def render_site(
                 }
             )
         report.lessons.append(lesson.slug)
+    page_names = ["index.html", *(f"{item.lesson.slug}.html" for item in planned)]
     for lang in LANGUAGES:
         context = page_context(project, strings, lang, "index.html")
         files[site_path(lang, "index.html")] = env.get_template("index.html").render(
             **context.variables(), lessons=cards[lang]
         )
-    files["404.html"] = env.get_template("404.html").render(
-        langs=LANGUAGES,
+    files["404.html"] = publish.not_found_page(
+        env,
         strings=strings,
         titles=project.title,
-        index_hrefs={lang: site_path(lang, "index.html") for lang in LANGUAGES},
+        index_paths={lang: site_path(lang, "index.html") for lang in LANGUAGES},
+        base_url=project.base_url,
+        style_css=templates.static["style.css"].decode("utf-8"),
+        fonts=fonts,
+        cache_dir=asset_cache,
     )
+    if project.base_url:
+        pages = [{lang: site_path(lang, name) for lang in LANGUAGES} for name in page_names]
+        files[publish.SITEMAP] = publish.sitemap_xml(project.base_url, pages)
     files["assets/vega.js"] = chart_tools.vega_bundle(asset_cache)
     for name, content in templates.static.items():
         files[f"assets/{name}"] = content
-    files.update(font_tools.web_fonts(fonts, font_tools.site_characters(files), asset_cache))
+    web_fonts = font_tools.web_fonts(fonts, font_tools.site_characters(files), asset_cache)
+    files.update(web_fonts)
+    files[embed.STYLESHEET] = embed.stylesheet(templates.static["style.css"].decode(), web_fonts)
     return {
         path: content.encode("utf-8") if isinstance(content, str) else content
         for path, content in sorted(files.items())
@@ -470,7 +491,7 @@ def render_site(
 
 
 def page_sources(planned: list[PlannedLesson], root: Path) -> dict[str, PageSource]:
-    """Each lesson page's Markdown, by the page's path in the site."""
+    """Each lesson page's Markdown, by the page's path in the site (its embed page's too)."""
     sources: dict[str, PageSource] = {}
     for item in planned:
         for lang in LANGUAGES:
@@ -480,6 +501,8 @@ def page_sources(planned: list[PlannedLesson], root: Path) -> dict[str, PageSour
                 body=source.body,
                 first_line=source.body_first_line,
             )
+            embed_page = site_path(lang, embed.embed_path(item.lesson.slug))
+            sources[embed_page] = sources[site_path(lang, f"{item.lesson.slug}.html")]
     return sources
 
 

@@ -6,6 +6,7 @@ given with ``--project``.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import sys
@@ -17,8 +18,10 @@ from privacy_explorer import __version__
 from privacy_explorer.audit_cli import audit_command
 from privacy_explorer.build import Reporter, build
 from privacy_explorer.errors import ExplorerError
+from privacy_explorer.export import export
+from privacy_explorer.lesson import LANGUAGES
 from privacy_explorer.output import clean
-from privacy_explorer.project import SITE_FILE, load_project
+from privacy_explorer.project import SITE_FILE, base_url, load_project
 from privacy_explorer.runner import LARGE_GRID, Progress
 from privacy_explorer.serve import serve_site
 
@@ -138,6 +141,14 @@ def cli() -> None:
     "site needs there (every other file is kept).",
 )
 @yes_option
+@click.option(
+    "--base-url",
+    "public_url",
+    metavar="URL",
+    default=None,
+    help="The site's public address, e.g. https://OWNER.github.io/REPO/ (overrides base_url "
+    "in site.yml): canonical links, Open Graph tags, sitemap.xml, a 404 page for any depth.",
+)
 def build_command(
     project_dir: Path,
     out: Path | None,
@@ -146,9 +157,12 @@ def build_command(
     strict: bool,
     force: bool,
     yes: bool,
+    public_url: str | None,
 ) -> None:
     """Compute every lesson's grid (cached) and write the static site."""
     project = load_project(project_dir)
+    if public_url is not None:
+        project = dataclasses.replace(project, base_url=base_url(public_url, "--base-url"))
     report = build(
         project,
         out,
@@ -247,6 +261,81 @@ def clean_command(project_dir: Path) -> None:
         click.echo(
             f"Kept what explorer did not write (or that changed since): {', '.join(cleaned.kept)}"
         )
+
+
+@cli.command("export")
+@project_option
+@click.argument("lesson", required=False)
+@click.option(
+    "--single-file",
+    "single_file",
+    metavar="OUT.html",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the lesson as one HTML file with everything inside (opens alone from disk).",
+)
+@click.option(
+    "--scorm",
+    metavar="OUT.zip",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write a SCORM 1.2 package for an LMS (one SCO per lesson).",
+)
+@click.option(
+    "--all", "all_lessons", is_flag=True, help="Every lesson in one SCORM package (with --scorm)."
+)
+@click.option(
+    "--lang",
+    type=click.Choice(LANGUAGES),
+    default=LANGUAGES[0],
+    show_default=True,
+    help="The language of the export.",
+)
+@click.option(
+    "--base-url",
+    "public_url",
+    metavar="URL",
+    default=None,
+    help="The published site, for links that leave the lesson (overrides base_url in "
+    "site.yml); without one they become plain text.",
+)
+@jobs_option
+@click.option("--force", is_flag=True, help="Replace an existing file that explorer did not write.")
+def export_command(
+    project_dir: Path,
+    lesson: str | None,
+    single_file: Path | None,
+    scorm: Path | None,
+    all_lessons: bool,
+    lang: str,
+    public_url: str | None,
+    jobs: int | None,
+    force: bool,
+) -> None:
+    """Write LESSON (03 or 03-differential-privacy) as one HTML file or a SCORM package."""
+    if (single_file is None) == (scorm is None):
+        raise click.UsageError("choose one of --single-file OUT.html and --scorm OUT.zip")
+    if all_lessons and single_file is not None:
+        raise click.UsageError("--all makes one SCORM package of every lesson; use it with --scorm")
+    if all_lessons == (lesson is not None):
+        raise click.UsageError("name one LESSON (e.g. 03), or pass --all with --scorm")
+    project = load_project(project_dir)
+    if public_url is not None:
+        project = dataclasses.replace(project, base_url=base_url(public_url, "--base-url"))
+    out = single_file or scorm
+    assert out is not None
+    done = export(
+        project,
+        lesson,
+        out,
+        kind="single-file" if single_file is not None else "scorm",
+        lang=lang,
+        jobs=_jobs(jobs),
+        reporter=_reporter(),
+        force=force,
+    )
+    click.echo(
+        f"Wrote {done.path} ({done.size / 1e6:.2f} MB; {len(done.lessons)} lesson(s): "
+        f"{', '.join(done.lessons)})."
+    )
 
 
 cli.add_command(audit_command)

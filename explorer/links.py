@@ -18,6 +18,12 @@ from urllib.parse import unquote, urlsplit
 from privacy_explorer.errors import LinkError
 
 CSS_URL = re.compile(r"url\(\s*['\"]?([^'\")]+)['\"]?\s*\)")
+PUBLIC_ADDRESSES = ("canonical", "alternate")
+"""``<link rel>`` kinds that may name a page by its absolute public address."""
+
+
+def _absolute(url: str | None) -> bool:
+    return url is not None and urlsplit(url).scheme in ("http", "https")
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,9 @@ class _References(HTMLParser):
         self.refs: list[tuple[str, str, str, int]] = []  # (tag, attribute, url, line)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        rel = dict(attrs).get("rel") or ""
+        if tag == "link" and rel in PUBLIC_ADDRESSES and _absolute(dict(attrs).get("href")):
+            return  # the page's public address (with a base URL): it names, never loads
         for name, value in attrs:
             if name in ("id", "name") and value and (name == "id" or tag == "a"):
                 self.ids.add(value)
@@ -68,6 +77,7 @@ def check_links(
             refs.feed(content.decode("utf-8"))
             parsed[path] = refs
     problems: list[str] = []
+    reported: set[tuple[str, str]] = set()  # (Markdown file, target): a page and its embed page
     for page, refs in sorted(parsed.items()):
         if page == "404.html":
             continue  # served at any depth by the host; its one link is to the site root
@@ -96,6 +106,10 @@ def check_links(
                     posixpath.join(posixpath.dirname(page), unquote(parts.path))
                 )
             )
+            if source is not None:
+                if (source.path, f"{target}#{parts.fragment}") in reported:
+                    continue  # the same link, already reported for the lesson page
+                reported.add((source.path, f"{target}#{parts.fragment}"))
             if target not in files:
                 problems.append(
                     f"{where}: '{url}' points to {target}, which the site does not contain"

@@ -45,6 +45,8 @@ LOCK_FILE = ".explorer-lock"
 CACHE_FILE = re.compile(r"^([0-9a-f]{64}\.[a-z0-9]+|\..+\.tmp)$")
 """Names the build gives files in its caches (and their temporary files)."""
 CACHE_FOLDERS = ("results", "assets-cache")
+DIST_FOLDER = "dist"
+"""In ``build/``: what ``explorer export`` wrote there, listed in its own marker."""
 RENAME_EXCHANGE = 2
 AT_FDCWD = -100
 
@@ -433,8 +435,9 @@ def clean(build_dir: Path) -> Cleaned:
     """Remove what the build wrote into ``build_dir``, and nothing else.
 
     That is: the site in ``build/site`` (the files its marker lists, unchanged
-    since), the files of the result and asset caches, and the lock. A symbolic
-    link is never followed, and a site without a marker is refused.
+    since), the exports in ``build/dist`` (the same way), the files of the result
+    and asset caches, and the lock. A symbolic link is never followed, and a site
+    without a marker is refused.
     """
     cleaned = Cleaned()
     site = build_dir / "site"
@@ -443,11 +446,17 @@ def clean(build_dir: Path) -> Cleaned:
         return cleaned
     if not build_dir.is_dir():
         raise OutputError(f"{build_dir}: is not a folder; explorer clean removes nothing")
-    _refuse_links(site, *(build_dir / name for name in CACHE_FOLDERS))
+    dist = build_dir / DIST_FOLDER
+    _refuse_links(site, dist, *(build_dir / name for name in CACHE_FOLDERS))
     with BuildLock(build_dir):
         recover(site)
         if site.is_dir():
             _clean_site(site, cleaned)
+        if dist.is_dir():
+            if (dist / MARKER).exists():
+                _clean_site(dist, cleaned)
+            else:  # nothing there is listed as the explorer's
+                cleaned.kept += [f"{DIST_FOLDER}/{name}" for name in sorted(os.listdir(dist))]
         for name in CACHE_FOLDERS:
             if (build_dir / name).is_dir():
                 _clean_cache(build_dir / name, cleaned)

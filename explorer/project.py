@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeGuard
+from urllib.parse import urlsplit
 
 import yaml
 
@@ -57,6 +58,10 @@ class Project:
     """Where the build writes the site, its caches and its lock: ``build/`` in the project
     folder, unless :func:`load_project` was given another folder (the tests give a temporary
     one, so that they never write into the repository)."""
+    base_url: str | None = None
+    """The public address of the site root, ending in ``/`` (``site.yml`` or ``--base-url``);
+    with it the build writes canonical links, Open Graph tags, ``sitemap.xml`` and a 404 page
+    whose links work at any depth. ``None`` keeps every link relative."""
 
     @property
     def content_dir(self) -> Path:
@@ -124,6 +129,21 @@ def _text_field(data: dict[str, Any], key: str, where: str) -> Text:
     return {lang: value[lang].strip() for lang in LANGUAGES}
 
 
+def base_url(value: Any, where: str) -> str:
+    """``value`` as a site's base URL (``https://host/path/``), or a :class:`ContentError`."""
+    example = "https://OWNER.github.io/REPO/"
+    if not isinstance(value, str) or not value.strip():
+        raise ContentError(f"{where}: 'base_url' must be the site's public address, e.g. {example}")
+    url = value.strip()
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise ContentError(
+            f"{where}: 'base_url' must be an http(s) address without ?query or #fragment, "
+            f"e.g. {example}; got {url!r}"
+        )
+    return url if url.endswith("/") else url + "/"
+
+
 def load_project(root: Path, *, build_dir: Path | None = None) -> Project:
     """Read ``site.yml`` of the project at ``root``.
 
@@ -154,11 +174,19 @@ def load_project(root: Path, *, build_dir: Path | None = None) -> Project:
         )
     if not isinstance(data, dict):
         raise ContentError(f"{where}: expected 'title:' and 'description:' keys")
+    unknown = sorted(set(data) - {"title", "description", "base_url"})
+    if unknown:
+        raise ContentError(
+            f"{where}: unknown key '{unknown[0]}'; site.yml takes title, description and "
+            "base_url (optional)"
+        )
+    url = data.get("base_url")
     return Project(
         root=root,
         title=_text_field(data, "title", where),
         description=_text_field(data, "description", where),
         build_dir=root / "build" if build_dir is None else build_dir.absolute(),
+        base_url=None if url is None else base_url(url, where),
     )
 
 

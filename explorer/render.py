@@ -286,6 +286,10 @@ class PageContext:
     """The site title in the page's language."""
     site_description: str
     """The site description in the page's language."""
+    page_url: str | None = None
+    """The page's public address when the site has a base URL (canonical link, Open Graph)."""
+    other_lang_url: str | None = None
+    """The public address of the same page in the other language, with a base URL."""
 
     def variables(self) -> dict[str, Any]:
         """The variables every template receives."""
@@ -297,6 +301,8 @@ class PageContext:
             "t": self.strings,
             "site_title": self.site_title,
             "site_description": self.site_description,
+            "page_url": self.page_url,
+            "other_lang_url": self.other_lang_url,
         }
 
 
@@ -382,8 +388,10 @@ def render_lesson(
     svg_href: Mapping[str, str],
     previous: Mapping[str, str] | None,
     next_: Mapping[str, str] | None,
+    template: str = "lesson.html",
+    extra: Mapping[str, Any] | None = None,
 ) -> str:
-    """A lesson page as HTML."""
+    """A lesson page as HTML (with ``template="embed.html"``, its embed page; see embed.py)."""
 
     def render(directive: Directive) -> str:
         assert module is not None  # lessons without a module have no directives (validated)
@@ -399,8 +407,9 @@ def render_lesson(
         )
 
     body = parsed.fill(render)
-    return env.get_template("lesson.html").render(
+    return env.get_template(template).render(
         **context.variables(),
+        **(extra or {}),
         slug=slug,
         number=number,
         page_title=title,

@@ -22,7 +22,7 @@ from privacy_explorer.errors import ContentError, location, raise_collected
 from privacy_explorer.project import Project, read_strings
 from privacy_explorer.render import make_environment
 
-TEMPLATES = ("base.html", "components.html", "index.html", "lesson.html", "404.html")
+TEMPLATES = ("base.html", "components.html", "index.html", "lesson.html", "embed.html", "404.html")
 """The Jinja templates a site is rendered with."""
 
 

@@ -44,6 +44,8 @@ TWIN = {
     "en/index.html": "index.html",
     "01-dice.html": "en/01-dice.html",
     "en/01-dice.html": "01-dice.html",
+    "embed/01-dice.html": "en/embed/01-dice.html",
+    "en/embed/01-dice.html": "embed/01-dice.html",
 }
 SAMPLE_FILES = {
     ".explorer-site",
@@ -51,9 +53,12 @@ SAMPLE_FILES = {
     "404.html",
     "index.html",
     "01-dice.html",
+    "embed/01-dice.html",
     "en/index.html",
     "en/01-dice.html",
+    "en/embed/01-dice.html",
     "assets/style.css",
+    "assets/embed.css",
     "assets/explorer.js",
     "assets/vega.js",
     "assets/fonts/NotoSansKRExplorer-Regular.woff2",
@@ -168,7 +173,7 @@ def test_every_reference_is_relative_and_resolves(
 ) -> None:
     _, files = sample_site
     pages = [path for path in files if path.endswith(".html")]
-    assert len(pages) == 5
+    assert len(pages) == 7
     for page in pages:
         for tag, url in References(files[page].decode()).urls():
             parts = urlsplit(url)
@@ -544,11 +549,11 @@ def test_adding_a_lesson_as_the_readme_describes(sample_project: Path) -> None:
     runner = CliRunner()
     check = runner.invoke(cli, ["check", "--strict", "--project", str(sample_project), "-j", "1"])
     assert check.exit_code == 0, check.output
-    assert check.stdout == "OK: 2 lesson(s), 23 files, 0 warning(s).\n"
+    assert check.stdout == "OK: 2 lesson(s), 28 files, 0 warning(s).\n"
     result = runner.invoke(cli, ["build", "--project", str(sample_project), "-j", "1"])
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith(
-        "Built 2 lesson(s), 7 pages (0 grid points computed, 25 from cache)."
+        "Built 2 lesson(s), 11 pages (0 grid points computed, 25 from cache)."
     )
     site = sample_project / "build" / "site"
     for prefix in ("", "en/"):

@@ -97,7 +97,7 @@ def test_build_reports_progress_and_then_the_cache(sample_project: Path) -> None
     assert first.exit_code == 0, first.output
     assert first.stderr.splitlines()[-1] == "01-dice: 10/10 grid points (0 from cache)"
     assert first.stdout == (
-        "Built 1 lesson(s), 5 pages (10 grid points computed, 0 from cache).\n"
+        "Built 1 lesson(s), 7 pages (10 grid points computed, 0 from cache).\n"
         f"Open {site / 'index.html'} in a browser,\n"
         f"or preview it with: explorer serve --dir {site}\n"
     )
@@ -105,14 +105,14 @@ def test_build_reports_progress_and_then_the_cache(sample_project: Path) -> None
     assert second.exit_code == 0, second.output
     assert second.stderr == "01-dice: 10/10 grid points (10 from cache)\n"
     assert second.stdout.splitlines()[0] == (
-        "Built 1 lesson(s), 5 pages (0 grid points computed, 10 from cache)."
+        "Built 1 lesson(s), 7 pages (0 grid points computed, 10 from cache)."
     )
 
 
 def test_check_validates_without_writing_the_site(sample_project: Path) -> None:
     result = invoke("check", "--project", str(sample_project), "-j", "1")
     assert result.exit_code == 0, result.output
-    assert result.stdout == "OK: 1 lesson(s), 17 files, 0 warning(s).\n"
+    assert result.stdout == "OK: 1 lesson(s), 20 files, 0 warning(s).\n"
     assert not (sample_project / "build" / "site").exists()
 
 
@@ -203,7 +203,7 @@ def test_only_builds_one_lesson(sample_project: Path, only: str) -> None:
     add_text_lesson(sample_project)
     result = run_build(sample_project, "--only", only)
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("Built 1 lesson(s), 5 pages")
+    assert result.stdout.startswith("Built 1 lesson(s), 7 pages")
     site = sample_project / "build" / "site"
     assert (site / "01-dice.html").is_file()
     assert not (site / "02-notes.html").exists()

@@ -95,7 +95,7 @@ def built(sample_project: Path) -> tuple[Path, Path]:
 
 
 def publish_with_git(site: Path) -> None:
-    """What the README's publishing recipe does, plus a custom domain file."""
+    """What publishing with git inside build/site does, plus a custom domain file."""
     git(site, "init", "-q", "-b", "gh-pages")
     git(site, "add", "-A")
     git(site, "commit", "-qm", "Publish site")
@@ -199,7 +199,12 @@ def test_a_rebuild_keeps_git_and_cname_so_the_publishing_recipe_works(
     assert (site / "CNAME").read_text("utf-8") == "course.example.org\n"
     assert git(site, "log", "--format=%s") == "Publish site\n"
     changed = git(site, "status", "--porcelain").splitlines()
-    assert changed == [" M .explorer-site", " M en/01-dice.html", "?? CNAME"]
+    assert changed == [
+        " M .explorer-site",
+        " M en/01-dice.html",
+        " M en/embed/01-dice.html",
+        "?? CNAME",
+    ]
     assert debris(site) == []
 
 

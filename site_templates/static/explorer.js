@@ -90,6 +90,7 @@
     } catch (error) {
       window.location.hash = parts.join("&"); // some embedding frames refuse replaceState
     }
+    window.dispatchEvent(new Event("explorer:statechange")); // see keepState below, scorm.js
   }
 
   // Vega tags the row objects it is given, so every swap needs fresh objects.
@@ -402,4 +403,54 @@
   } else {
     start();
   }
+})();
+
+/* Around the lesson: links that keep the learner's settings, and the height an embed page
+ * reports to the frame that holds it.
+ */
+(function () {
+  "use strict";
+
+  // The language switch (and, in an embed page, the link to the full lesson) carries the
+  // control settings: the hash names them in texts that are the same in every language.
+  function keepState() {
+    document.querySelectorAll("a[data-keep-state]").forEach(function (link) {
+      link.href = link.href.split("#")[0] + window.location.hash;
+    });
+  }
+  document.querySelectorAll("[data-lang-switch]").forEach(function (link) {
+    link.setAttribute("data-keep-state", "");
+  });
+  keepState();
+  window.addEventListener("explorer:statechange", keepState);
+  window.addEventListener("hashchange", keepState);
+
+  // An embed page tells its parent its height, so that the frame grows to the whole lesson
+  // (no second scrollbar): on load and whenever it changes (controls, charts, fonts, width).
+  // Two messages: a plain one for any host page, and the one Canvas listens for.
+  var root = document.documentElement;
+  if (!root.hasAttribute("data-embed") || window.parent === window) return;
+  var reported = 0;
+  var pending = false;
+  function report() {
+    pending = false;
+    var height = Math.ceil(root.getBoundingClientRect().height);
+    if (height === reported) return;
+    reported = height;
+    window.parent.postMessage({ type: "explorer:resize", height: height }, "*");
+    window.parent.postMessage({ subject: "lti.frameResize", height: height }, "*");
+  }
+  function soon() {
+    if (pending) return;
+    pending = true;
+    window.setTimeout(report, 30); // not requestAnimationFrame: paused in offscreen frames
+  }
+  if (window.ResizeObserver) new window.ResizeObserver(soon).observe(root);
+  window.addEventListener("load", soon);
+  window.addEventListener("resize", soon);
+  if (document.fonts) {
+    document.fonts.ready.then(soon);
+    if (document.fonts.addEventListener) document.fonts.addEventListener("loadingdone", soon);
+  }
+  report();
 })();
