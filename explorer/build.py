@@ -365,16 +365,23 @@ def _run_lesson(
     slug = item.lesson.slug
     checksums = verify_data_files(project.data_dir, module.data_files, project.root)
     arguments = (slug, module, checksums, project.build_dir / "results", project.root)
-    options = {
-        "jobs": settings.jobs,
-        "timeout": item.lesson.timeout,
-        "large_grid_ok": settings.large_grids,
-    }
-    run = run_grid(*arguments, progress=reporter.progress(slug), **options)
+    run = run_grid(
+        *arguments,
+        progress=reporter.progress(slug),
+        jobs=settings.jobs,
+        timeout=item.lesson.timeout,
+        large_grid_ok=settings.large_grids,
+    )
     report.runs.append(run)
     study = None
     if module.study_grid is not None:
-        study = run_study(*arguments, progress=reporter.progress(f"{slug} STUDY"), **options)
+        study = run_study(
+            *arguments,
+            progress=reporter.progress(f"{slug} STUDY"),
+            jobs=settings.jobs,
+            timeout=item.lesson.timeout,
+            large_grid_ok=settings.large_grids,
+        )
         report.studies.append(study)
     return run, _summary(item, run, study, project.root)
 

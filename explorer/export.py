@@ -239,7 +239,9 @@ def manifest_xml(
     for prefix, uri in SCORM_NAMESPACES.items():
         ElementTree.register_namespace(prefix, uri)
 
-    def element(parent: ElementTree.Element, tag: str, text: str | None = None, **attrs: str):
+    def element(
+        parent: ElementTree.Element, tag: str, text: str | None = None, **attrs: str
+    ) -> ElementTree.Element:
         child = ElementTree.SubElement(parent, f"{{{ns}}}{tag}", attrs)
         child.text = text
         return child
@@ -282,7 +284,8 @@ def manifest_xml(
     for path in files[""]:
         element(shared, "file", href=path)
     ElementTree.indent(manifest)
-    return ElementTree.tostring(manifest, encoding="UTF-8", xml_declaration=True) + b"\n"
+    written: bytes = ElementTree.tostring(manifest, encoding="UTF-8", xml_declaration=True)
+    return written + b"\n"
 
 
 def scorm_package(

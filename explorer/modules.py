@@ -172,7 +172,7 @@ def _check_param(param: Any, problems: list[str], where: str, kind: str = "GRID"
     if not isinstance(name, str) or not IDENTIFIER.match(name):
         problems.append(f"{where}: {what} name {name!r} must be a lowercase identifier")
     values: object = param.values  # the author's module may ignore Param's annotations
-    if not isinstance(values, list | tuple) or isinstance(values, str):
+    if not isinstance(values, list | tuple):
         problems.append(
             f"{where}: {what} '{name}' values must be a list, got {values!r}; "
             f"write e.g. values=(0.1, 1.0)"
@@ -284,7 +284,7 @@ def _check_grid(grid: Any, kind: str, path: Path, root: Path, problems: list[str
     names = [getattr(p, "name", None) for p in grid.params]
     if len(set(names)) != len(names):
         problems.append(f"{where}: two {what}s share a name")
-    group_by = grid.group_by
+    group_by: object = grid.group_by  # checked, not trusted: the author may pass a string
     if isinstance(group_by, str) or not isinstance(group_by, tuple | list):
         problems.append(
             f"{where}: {kind} group_by must be a tuple of parameter names, "

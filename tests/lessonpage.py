@@ -15,7 +15,7 @@ from types import ModuleType
 from typing import Any
 from urllib.parse import unquote
 
-from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Response
+from playwright.sync_api import BrowserContext, ConsoleMessage, Frame, Page, Response
 
 from privacy_explorer.lesson import LANGUAGES, Grid
 
@@ -216,14 +216,14 @@ class LessonPage:
         readouts = self.python_result(state)["readouts"]
         return {r.name: r.text(readouts[r.name], lang) for r in self.module.READOUTS}
 
-    def wait_for_point(self, page: Page, state: State) -> None:
+    def wait_for_point(self, page: Page | Frame, state: State) -> None:
         page.wait_for_function(
             "key => document.querySelector('article[data-lesson]').dataset.point === key",
             arg=self.key_of(state),
             timeout=TIMEOUT_MS,
         )
 
-    def read(self, page: Page) -> dict[str, Any]:
+    def read(self, page: Page | Frame) -> dict[str, Any]:
         """Everything the page shows: controls, readouts, chart views and their SVGs.
 
         A chart over a whole-grid dataset (from ``summarize``) gets it once with its
@@ -243,7 +243,7 @@ class LessonPage:
             shown["rows"][f"summary:{name}"] = self.summary[name]
         return shown
 
-    def assert_shows(self, page: Page, state: State, lang: str) -> dict[str, Any]:
+    def assert_shows(self, page: Page | Frame, state: State, lang: str) -> dict[str, Any]:
         """Controls, readouts, chart rows, signals and hash show ``state``; returns what it read."""
         shown = self.read(page)
         key = self.key_of(state)

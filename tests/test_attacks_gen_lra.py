@@ -136,7 +136,7 @@ def extended_precision_log_kde(records: np.ndarray, points: np.ndarray) -> np.nd
 
 
 @pytest.mark.skipif(
-    np.finfo(np.longdouble).eps > 1e-18, reason="np.longdouble is no wider than float64 here"
+    bool(np.finfo(np.longdouble).eps > 1e-18), reason="np.longdouble is no wider than float64 here"
 )
 def test_agrees_with_extended_precision_when_the_covariance_is_ill_conditioned() -> None:
     rng = np.random.default_rng(8150)

@@ -87,7 +87,9 @@ def test_a_sandboxed_cross_origin_frame_grows_to_the_lesson_and_its_controls_wor
     page = context.new_page()
     problems: list[str] = []
     requests: list[str] = []
-    page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else 0)
+    page.on(
+        "console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None
+    )
     page.on("pageerror", lambda error: problems.append(str(error)))
     page.on("requestfailed", lambda r: problems.append(f"failed: {r.url} {r.failure}"))
     page.on("request", lambda r: requests.append(r.url))

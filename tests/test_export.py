@@ -29,7 +29,9 @@ def export(project: Path, *args: str) -> Result:
     )
 
 
-def manifest_files(archive: zipfile.ZipFile) -> tuple[ElementTree.Element, dict[str, list[str]]]:
+def manifest_files(
+    archive: zipfile.ZipFile,
+) -> tuple[ElementTree.Element, dict[str | None, list[str | None]]]:
     """The manifest and each resource's listed files."""
     manifest = ElementTree.fromstring(archive.read("imsmanifest.xml"))
     listed = {
@@ -66,7 +68,9 @@ def test_the_scorm_manifest_lists_every_file_and_every_listed_file_is_there(
     assert manifest.findtext(f"{CP}metadata/{CP}schemaversion") == "1.2"
     slugs = ["01-dice"] if lessons == "one" else ["01-dice", "02-notes"]
     organization = manifest.find(f"{CP}organizations/{CP}organization")
-    assert manifest.find(f"{CP}organizations").get("default") == organization.get("identifier")
+    organizations = manifest.find(f"{CP}organizations")
+    assert organization is not None and organizations is not None
+    assert organizations.get("default") == organization.get("identifier")
     items = organization.findall(f"{CP}item")
     assert [item.get("identifierref") for item in items] == [f"sco-{slug}" for slug in slugs]
     assert [item.findtext(f"{CP}title") for item in items] == [DICE_TITLE, "Summary"][: len(slugs)]

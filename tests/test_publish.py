@@ -119,9 +119,13 @@ def test_a_base_url_gives_canonical_links_open_graph_and_a_sitemap(sample_projec
     assert f'<link rel="canonical" href="{BASE}en/01-dice.html">' in lesson
     assert f'<link rel="alternate" hreflang="ko" href="{BASE}01-dice.html">' in lesson
     assert f'<meta property="og:url" content="{BASE}en/01-dice.html">' in lesson
-    title = re.search(r"<h1>.*?</span> (.*?)</h1>", lesson).group(1)
+    title_match = re.search(r"<h1>.*?</span> (.*?)</h1>", lesson)
+    assert title_match is not None
+    title = title_match.group(1)
     assert f'<meta property="og:title" content="{title}">' in lesson
-    description = re.search(r'<meta name="description" content="([^"]*)">', lesson).group(1)
+    description_match = re.search(r'<meta name="description" content="([^"]*)">', lesson)
+    assert description_match is not None
+    description = description_match.group(1)
     assert f'<meta property="og:description" content="{description}">' in lesson
     assert '<meta property="og:locale" content="en_US">' in lesson
     assert f'<link rel="canonical" href="{BASE}">' in read(site, "index.html")

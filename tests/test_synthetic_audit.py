@@ -28,7 +28,7 @@ from compute.synthetic import simulation_split, two_d_population
 from privacy_explorer.lesson import chart_number
 from privacy_explorer.runner import json_ready
 
-POINTS = [
+POINTS: list[dict[str, Any]] = [
     {"epsilon": 0.4, "rho": 0.1, "k": 5, "bandwidth": 1.0},  # the default
     {"epsilon": 0.4, "rho": 0.0, "k": 20, "bandwidth": 0.25},  # exact copies
     {"epsilon": 0.0, "rho": 0.7, "k": 1, "bandwidth": 2.0},
@@ -46,6 +46,11 @@ def split_and_release(seed: int, epsilon: float, rho: float):
 def sklearn_auc(members: np.ndarray, nonmembers: np.ndarray) -> float:
     labels = np.r_[np.ones(members.size), np.zeros(nonmembers.size)]
     return float(roc_auc_score(labels, np.r_[members, nonmembers]))
+
+
+def float_mean(values: Any) -> float:
+    """The mean as a Python float."""
+    return float(np.mean(values))
 
 
 def interpolated_tpr(members: np.ndarray, nonmembers: np.ndarray, fpr: float) -> float:
@@ -148,20 +153,20 @@ def test_auc_and_tpr_readouts_are_sklearns_on_freshly_computed_scores(results, p
     )
     board = {row["attack"]: row for row in results[sa.GRID.key(point)]["datasets"]["board"]}
     assert board["gen_lra"]["tpr_at_0"] == chart_number(
-        np.mean([interpolated_tpr(m, n, 0.0) for m, n in gen]), 4
+        float_mean([interpolated_tpr(m, n, 0.0) for m, n in gen]), 4
     )
     assert board["gen_lra"]["tpr_at_0_001"] == chart_number(
-        np.mean([interpolated_tpr(m, n, 0.001) for m, n in gen]), 4
+        float_mean([interpolated_tpr(m, n, 0.001) for m, n in gen]), 4
     )
-    assert board["gen_lra"]["auc"] == chart_number(np.mean(aucs), 4)
+    assert board["gen_lra"]["auc"] == chart_number(float_mean(aucs), 4)
     assert board["gen_lra"]["auc_low"] == chart_number(min(aucs), 4)
     assert board["dcr"]["tpr_at_0_01"] == chart_number(
-        np.mean([interpolated_tpr(m, n, 0.01) for m, n in dcr]), 4
+        float_mean([interpolated_tpr(m, n, 0.01) for m, n in dcr]), 4
     )
     best = max(board, key=lambda a: board[a]["auc"])
     assert readouts["best_auc"] == pytest.approx(board[best]["auc"], abs=1e-4)
     rivals = {a: row["auc"] for a, row in board.items() if a != "gen_lra"}
-    rival = max(rivals, key=rivals.get)
+    rival = max(rivals, key=lambda name: rivals[name])
     assert readouts["rival_attack"] == sa.SHORT_NAMES[rival]
     assert readouts["gen_lra_lead"] == pytest.approx(np.mean(aucs) - rivals[rival], abs=1e-4)
 
@@ -182,7 +187,7 @@ def test_the_score_gap_line_is_scipys_linregress_of_the_seed_means():
     along = {}
     means = []
     for epsilon in sa.EPSILONS:
-        point = {"epsilon": epsilon, "rho": rho, "k": k, "bandwidth": bandwidth}
+        point: dict[str, Any] = {"epsilon": epsilon, "rho": rho, "k": k, "bandwidth": bandwidth}
         along[sa.GRID.key(point)] = sa.compute(**point)
         gaps = [
             m.mean() - n.mean()
@@ -329,7 +334,8 @@ def board(values: dict[str, float]) -> list[dict[str, Any]]:
 def made_up_results() -> dict[str, dict[str, Any]]:
     """Every grid point: Gen-LRA leads only at bandwidth 0.25 with ρ = 0.1, DCR wins at ρ = 0."""
     results = {}
-    for point in sa.GRID:
+    for grid_point in sa.GRID:
+        point: dict[str, Any] = dict(grid_point)
         values = {"dcr": 0.8 if point["rho"] == 0 else 0.55}
         values["gen_lra"] = 0.6 if (point["bandwidth"], point["rho"]) == (0.25, 0.1) else 0.5
         straight = point["rho"] <= 0.2  # gap = ε on a line; otherwise a zigzag
@@ -402,7 +408,8 @@ def made_up_study() -> dict[str, Any]:
     """Every study point, with DCR first everywhere except Gen-LRA on gmm-10 (by AUC)."""
     values: dict[str, Any] = {}
     for point in sa.STUDY:
-        experiment, seed = point["experiment"], point["seed"]
+        experiment: Any = point["experiment"]
+        seed: Any = point["seed"]
         key = sa.STUDY.key(point)
         if experiment == "checks":
             values[key] = {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Any, TypedDict
 
 import numpy as np
 import pytest
@@ -336,7 +336,12 @@ def test_first_place_shares_from_plain_values() -> None:
 
 
 def test_relabel_rho_serves_every_rho_at_epsilon_zero() -> None:
-    options = {"ks": (5,), "bandwidth_factors": (0.5,), "attacks": (GEN_LRA,), **SMALL}
+    options: dict[str, Any] = {
+        "ks": (5,),
+        "bandwidth_factors": (0.5,),
+        "attacks": (GEN_LRA,),
+        **SMALL,
+    }
     first = run_simulation(0.0, 0.1, seed=2, **options)
     fresh = run_simulation(0.0, 0.7, seed=2, **options)
     relabelled = relabel_rho(first, 0.7)

@@ -7,10 +7,22 @@
  * (chart rows in point.d, table cell texts in point.t). A large grid comes in a
  * compact form (explorer/render.py, compact_points) that expandCompact() turns
  * back into the same shape on load.
+ * Rows of a module's LAZY datasets are not in the page data: data.chunks maps each
+ * such dataset id to a chunk script, assets/data/<lesson>.<n>.js, which files its
+ * rows under window.EXPLORER_CHUNKS[slug][n]. A chart loads the chunks it needs with
+ * a <script> element before it swaps its rows (explorer/lazy.py writes them).
  * State lives in the URL hash (#epsilon=0.5&releases=3) so a view can be shared.
  */
 (function () {
   "use strict";
+
+  // Chunk scripts sit in assets/data/, beside this script's folder: the prefix the page
+  // used for this script (e.g. "../assets/") reaches them from the same page.
+  var ASSETS = (function () {
+    var script = document.currentScript;
+    var src = script && script.getAttribute("src");
+    return src ? src.replace(/[^\/]*$/, "") : "assets/";
+  })();
 
   // Large grids: each distinct point is a flat list of numbers (see data.layout),
   // each text is stored once in data.texts, and data.points lists variants in grid order.
@@ -78,6 +90,7 @@
     } catch (error) {
       window.location.hash = parts.join("&"); // some embedding frames refuse replaceState
     }
+    window.dispatchEvent(new Event("explorer:statechange")); // see keepState below, scorm.js
   }
 
   // Vega tags the row objects it is given, so every swap needs fresh objects.
@@ -87,9 +100,11 @@
 
   function Lesson(article, data) {
     this.article = article;
+    this.slug = article.dataset.lesson;
     this.data = data;
     this.params = data.params;
     this.views = {};
+    this.chunkLoads = {};
     this.state = {};
     var self = this;
     this.params.forEach(function (p) { self.state[p.name] = p.default; });
@@ -162,6 +177,101 @@
     });
   };
 
+  // Each chunk is loaded once, by a classic script (fetch is blocked on file://); its rows
+  // join data.datasets. A chunk that fails to load is tried again when next needed.
+  Lesson.prototype.loadChunk = function (number) {
+    var self = this;
+    if (this.chunkLoads[number]) return this.chunkLoads[number];
+    var loading = new Promise(function (resolve, reject) {
+      var script = document.createElement("script");
+      script.src = ASSETS + "data/" + self.slug + "." + number + ".js";
+      script.onload = function () {
+        var filed = (window.EXPLORER_CHUNKS || {})[self.slug] || {};
+        var chunk = filed[number];
+        script.remove();
+        if (!chunk) {
+          reject(new Error("chunk " + number + " holds no rows"));
+          return;
+        }
+        Object.keys(chunk).forEach(function (id) { self.data.datasets[id] = chunk[id]; });
+        delete filed[number];
+        resolve();
+      };
+      script.onerror = function () {
+        script.remove();
+        reject(new Error("chunk " + number + " did not load"));
+      };
+      document.head.appendChild(script);
+    });
+    this.chunkLoads[number] = loading;
+    loading.catch(function () { delete self.chunkLoads[number]; });
+    return loading;
+  };
+
+  // A promise of the chunks chart `name` needs at `point`, or null when it has every row.
+  Lesson.prototype.rowsFor = function (name, point) {
+    var data = this.data;
+    var chart = data.charts[name];
+    var chunks = {};
+    if (!chart || !data.chunks) return null;
+    chart.datasets.forEach(function (dataset) {
+      var id = point.d[dataset];
+      if (id !== undefined && !(id in data.datasets) && id in data.chunks) {
+        chunks[data.chunks[id]] = true;
+      }
+    });
+    var numbers = Object.keys(chunks);
+    if (!numbers.length) return null;
+    var self = this;
+    return Promise.all(numbers.map(function (number) { return self.loadChunk(number); }));
+  };
+
+  // The spec of a chart holds the default point's rows: they serve a lazy dataset there,
+  // so that the first paint loads no chunk. Copies, for Vega tags what it embeds.
+  Lesson.prototype.keepDefaultRows = function (name, spec) {
+    var datasets = this.data.datasets;
+    var chart = this.data.charts[name];
+    var point = this.data.points[this.params.map(function (p) { return p.default; }).join("-")];
+    if (!chart || !point || !spec.datasets) return;
+    chart.datasets.forEach(function (dataset) {
+      var id = point.d[dataset];
+      if (id !== undefined && !(id in datasets) && spec.datasets[dataset]) {
+        datasets[id] = freshRows(spec.datasets[dataset]);
+      }
+    });
+  };
+
+  // Shows the point of `key` in chart `name`, once its rows are here, unless the state has
+  // moved on meanwhile (the newer state draws its own). Rows that cannot be loaded turn
+  // the chart back into its static picture, with the note that says so.
+  Lesson.prototype.showChart = function (name, key) {
+    var self = this;
+    var point = this.data.points[key];
+    var loading = this.rowsFor(name, point);
+    if (!loading) return this.updateView(name, point);
+    return loading.then(function () {
+      if (self.key() === key && self.views[name]) return self.updateView(name, point);
+    }, function () {
+      self.chartFailed(name);
+    });
+  };
+
+  Lesson.prototype.chartFailed = function (name) {
+    var figure = this.article.querySelector("[data-chart='" + name + "']");
+    delete this.views[name];
+    if (!figure) return;
+    var holder = figure.querySelector(".chart-live");
+    var fallback = figure.querySelector(".chart-fallback");
+    if (holder) holder.remove();
+    if (fallback) fallback.hidden = false;
+    figure.classList.remove("is-live");
+    if (figure.querySelector(".chart-error")) return;
+    var note = document.createElement("p");
+    note.className = "chart-error";
+    note.textContent = this.article.dataset.chartFailed;
+    figure.appendChild(note);
+  };
+
   Lesson.prototype.updateView = function (name, point) {
     var view = this.views[name];
     var chart = this.data.charts[name];
@@ -188,7 +298,7 @@
     this.showTables(point);
     var self = this;
     return Promise.all(Object.keys(this.views).map(function (name) {
-      return self.updateView(name, point);
+      return self.showChart(name, key);
     })).then(function () {
       // Only the latest state is recorded, even when several changes overlap.
       if (self.key() === key) self.article.dataset.point = key;
@@ -228,14 +338,13 @@
 
   Lesson.prototype.embedCharts = function () {
     var self = this;
-    var failedNote = this.article.dataset.chartFailed;
     var figures = this.article.querySelectorAll("[data-chart]");
     return loadChartFont(figures).then(function () {
-      return self.embedEachChart(figures, failedNote);
+      return self.embedEachChart(figures);
     });
   };
 
-  Lesson.prototype.embedEachChart = function (figures, failedNote) {
+  Lesson.prototype.embedEachChart = function (figures) {
     var self = this;
     return Promise.all(Array.prototype.map.call(figures, function (figure) {
       var name = figure.dataset.chart;
@@ -245,19 +354,16 @@
       var holder = document.createElement("div");
       holder.className = "chart-live";
       target.appendChild(holder);
+      self.keepDefaultRows(name, spec);
       return window.vegaEmbed(holder, spec, { actions: false, renderer: "svg" })
         .then(function (result) {
           self.views[name] = result.view;
           if (fallback) fallback.hidden = true;
           figure.classList.add("is-live");
-          return self.updateView(name, self.data.points[self.key()]);
+          return self.showChart(name, self.key());
         })
         .catch(function (error) {
-          holder.remove();
-          var note = document.createElement("p");
-          note.className = "chart-error";
-          note.textContent = failedNote;
-          figure.appendChild(note);
+          self.chartFailed(name);
           if (window.console) window.console.warn("chart " + name + ": " + error);
         });
     }));
@@ -297,4 +403,54 @@
   } else {
     start();
   }
+})();
+
+/* Around the lesson: links that keep the learner's settings, and the height an embed page
+ * reports to the frame that holds it.
+ */
+(function () {
+  "use strict";
+
+  // The language switch (and, in an embed page, the link to the full lesson) carries the
+  // control settings: the hash names them in texts that are the same in every language.
+  function keepState() {
+    document.querySelectorAll("a[data-keep-state]").forEach(function (link) {
+      link.href = link.href.split("#")[0] + window.location.hash;
+    });
+  }
+  document.querySelectorAll("[data-lang-switch]").forEach(function (link) {
+    link.setAttribute("data-keep-state", "");
+  });
+  keepState();
+  window.addEventListener("explorer:statechange", keepState);
+  window.addEventListener("hashchange", keepState);
+
+  // An embed page tells its parent its height, so that the frame grows to the whole lesson
+  // (no second scrollbar): on load and whenever it changes (controls, charts, fonts, width).
+  // Two messages: a plain one for any host page, and the one Canvas listens for.
+  var root = document.documentElement;
+  if (!root.hasAttribute("data-embed") || window.parent === window) return;
+  var reported = 0;
+  var pending = false;
+  function report() {
+    pending = false;
+    var height = Math.ceil(root.getBoundingClientRect().height);
+    if (height === reported) return;
+    reported = height;
+    window.parent.postMessage({ type: "explorer:resize", height: height }, "*");
+    window.parent.postMessage({ subject: "lti.frameResize", height: height }, "*");
+  }
+  function soon() {
+    if (pending) return;
+    pending = true;
+    window.setTimeout(report, 30); // not requestAnimationFrame: paused in offscreen frames
+  }
+  if (window.ResizeObserver) new window.ResizeObserver(soon).observe(root);
+  window.addEventListener("load", soon);
+  window.addEventListener("resize", soon);
+  if (document.fonts) {
+    document.fonts.ready.then(soon);
+    if (document.fonts.addEventListener) document.fonts.addEventListener("loadingdone", soon);
+  }
+  report();
 })();
