@@ -196,12 +196,6 @@ def single_file(
 ) -> bytes:
     """The embed page of ``lesson`` with everything it loads inside it."""
     page = lesson.page
-    if _chunks(files, lesson.slug):
-        raise ExplorerError(
-            f"lesson {lesson.slug} loads parts of its data on demand (LAZY datasets), which a "
-            "single file cannot hold yet; export it as a SCORM package (--scorm) or embed its "
-            "page instead"
-        )
     html = detach(files[page].decode("utf-8"), page, (), base_url)
     scripts = [path for path in _references(html, page) if path.endswith(".js")]
     style = _stylesheet(files, [html, *(files[path].decode() for path in scripts)], fonts, cache)
@@ -215,6 +209,10 @@ def single_file(
     assert not left, f"{page}: still refers to {left}"
     # Scripts last: their text is code, not markup, and must not be rewritten.
     html = _SCRIPT.sub(lambda m: _packed_script(files[_resolve(page, m.group(1))]), html)
+    # The chunks of LAZY datasets go in first, so the runtime finds their rows already filed.
+    chunks = "".join(_packed_script(files[path]) + "\n" for path in _chunks(files, lesson.slug))
+    first = html.index('<script type="application/gzip" data-packed>')
+    html = html[:first] + chunks + html[first:]
     last = html.rindex("data-packed>")
     end = html.index("</script>", last) + len("</script>")
     html = html[:end] + "\n" + UNPACK + html[end:]

@@ -171,14 +171,14 @@ def test_a_single_file_points_out_of_the_lesson_only_with_a_base_url(sample_proj
         assert not re.search(r'<(script|img|link)\b[^>]*\s(src|href)="(?!data:|https:)', markup)
 
 
-def test_a_lessons_data_chunks_travel_in_its_scorm_package_and_stop_a_single_file(
+def test_a_lessons_data_chunks_travel_in_its_scorm_package_and_its_single_file(
     sample_project: Path,
 ):
-    """Chunks of LAZY datasets are loaded by the runtime, not named in the page."""
+    """Chunks of LAZY datasets are loaded by the runtime, not named in the page: a package
+    lists them, and a single file carries them packed before the runtime."""
     from privacy_explorer import export as exporting
     from privacy_explorer import fonts
     from privacy_explorer.build import build
-    from privacy_explorer.errors import ExplorerError
     from privacy_explorer.project import load_project
 
     project = load_project(sample_project)
@@ -193,5 +193,7 @@ def test_a_lessons_data_chunks_travel_in_its_scorm_package_and_stop_a_single_fil
     with zipfile.ZipFile(io.BytesIO(package)) as archive:
         assert "assets/data/01-dice.0.js" in archive.namelist()
         assert "assets/data/01-dice.0.js" in manifest_files(archive)[1]["sco-01-dice"]
-    with pytest.raises(ExplorerError, match="loads parts of its data on demand"):
-        exporting.single_file(files, lesson, base_url=None, fonts=shipped, cache=cache)
+    alone = exporting.single_file(files, lesson, base_url=None, fonts=shipped, cache=cache)
+    chunk = exporting._packed_script(files["assets/data/01-dice.0.js"]).encode()
+    assert alone.count(chunk) == 1
+    assert alone.index(chunk) < alone.index(b"data-packed>", alone.index(chunk) + len(chunk))

@@ -7,6 +7,7 @@ and launches the package's entry point in an iframe, as an LMS's player does.
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import threading
 import zipfile
@@ -15,6 +16,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+from lazy_sample import add_cloud
 from lessonpage import READY, TIMEOUT_MS, LessonPage, Site, Watch, settle
 from playwright.sync_api import BrowserContext, Frame, Page
 
@@ -65,6 +67,42 @@ def test_a_single_file_lesson_works_alone_from_disk_with_zero_requests(
     watch.assert_clean("single file")
     requests = {url for url in watch.requests if not url.startswith("data:")}
     assert requests == {site.url(f"{SLUG}.html")}, requests  # the file itself, nothing else
+
+
+@pytest.mark.browser
+def test_a_single_file_lesson_carries_its_lazy_chunks(
+    context: BrowserContext, sample_project: Path, tmp_path: Path
+):
+    """A lesson with LAZY datasets as one file: every chunk inside, none requested."""
+    module_path = add_cloud(sample_project)
+    written = export(
+        load_project(sample_project, build_dir=tmp_path / "build"),
+        "01",
+        tmp_path / "dice.html",
+        kind="single-file",
+        lang="ko",
+        jobs=1,
+    )
+    alone = tmp_path / "empty-folder"
+    alone.mkdir()
+    shutil.copy2(written.path, alone / "01-dice.html")
+    site = Site(base=alone.as_uri() + "/", folder=alone)
+    spec = importlib.util.spec_from_file_location("single_file_dice", module_path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    dice = LessonPage(module, "01-dice")
+
+    page = context.new_page()
+    watch = Watch(page, site.base)
+    page.goto(site.url("01-dice.html"))
+    page.wait_for_selector(READY, state="attached")
+    settle(page)
+    # drive() compares every chart's rows, the cloud's included, with compute().
+    dice.drive(page, site, "ko", [("threshold", "ArrowRight", 3), ("threshold", "Home", 0)])
+    watch.assert_clean("single file with lazy chunks")
+    requests = {url for url in watch.requests if not url.startswith("data:")}
+    assert requests == {site.url("01-dice.html")}, requests
 
 
 # --- SCORM ------------------------------------------------------------------------------------
