@@ -184,9 +184,10 @@ def render_svg(
         svg = vl_convert.vegalite_to_svg(dict(spec), vl_version=VEGA_LITE_VERSION)
         if missing_characters(svg_text(svg), fonts):
             return svg  # refused below, whether it came from the cache or not
-        return _with_own_fonts(svg, fonts, cache_dir)
+        return _with_own_fonts(stable_ids(svg), fonts, cache_dir)
 
-    svg = _cached(cache_dir, f"fonts {fonts.fingerprint} embedded\0{dumps(spec)}", ".svg", produce)
+    key = f"fonts {fonts.fingerprint} embedded, stable ids\0{dumps(spec)}"
+    svg = _cached(cache_dir, key, ".svg", produce)
     missing = missing_characters(svg_text(svg), fonts)
     if missing:
         shown = ", ".join(f"{char!r} (U+{ord(char):04X})" for char in missing[:5])
@@ -206,6 +207,30 @@ def _with_own_fonts(svg: str, fonts: ShippedFonts, cache_dir: Path | None) -> st
     css = embedded_faces_css(fonts, "".join(sorted(set(text))), weights, cache_dir)
     opening_end = svg.index(">") + 1
     return f"{svg[:opening_end]}<style>{css}</style>{svg[opening_end:]}"
+
+
+_SVG_ID = re.compile(r'(?<=id=")(clip|gradient_|pattern_)(\d+)(?=")|(?<=url\(#)(clip|gradient_|pattern_)(\d+)(?=\))')
+
+
+def stable_ids(svg: str) -> str:
+    """``svg`` with Vega's clip-path and gradient ids numbered from 1 in order of appearance.
+
+    Vega numbers them with counters that live as long as the renderer, so the same chart
+    would get other ids depending on which charts a worker drew before it.
+
+    >>> stable_ids('<clipPath id="clip7"/><g clip-path="url(#clip7)"/><g fill="url(#gradient_3)"/>')
+    '<clipPath id="clip1"/><g clip-path="url(#clip1)"/><g fill="url(#gradient_1)"/>'
+    """
+    renumbered: dict[tuple[str, str], int] = {}
+
+    def renumber(match: re.Match[str]) -> str:
+        prefix = match.group(1) or match.group(3)
+        number = match.group(2) or match.group(4)
+        if (prefix, number) not in renumbered:
+            renumbered[prefix, number] = 1 + sum(kind == prefix for kind, _ in renumbered)
+        return f"{prefix}{renumbered[prefix, number]}"
+
+    return _SVG_ID.sub(renumber, svg)
 
 
 def svg_text(svg: str) -> str:

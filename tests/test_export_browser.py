@@ -22,7 +22,7 @@ from playwright.sync_api import BrowserContext, Frame, Page
 
 from compute.lessons import differential_privacy as dp
 from privacy_explorer.export import export
-from privacy_explorer.project import load_project
+from privacy_explorer.project import Project, load_project
 from privacy_explorer.serve import make_server
 
 REPO = Path(__file__).resolve().parent.parent
@@ -36,10 +36,10 @@ SINGLE_FILE_LIMIT = 1_200_000
 
 @pytest.mark.browser
 def test_a_single_file_lesson_works_alone_from_disk_with_zero_requests(
-    context: BrowserContext, tmp_path: Path
+    context: BrowserContext, repo_project: Project, tmp_path: Path
 ):
     written = export(
-        load_project(REPO),
+        repo_project,
         "03",
         tmp_path / "exported.html",
         kind="single-file",

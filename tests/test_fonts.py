@@ -130,6 +130,25 @@ def test_the_svg_cache_key_holds_the_fonts(tmp_path: Path) -> None:
     assert len(list(tmp_path.glob("*.svg"))) == 2
 
 
+def test_a_chart_renders_the_same_whatever_the_renderer_drew_before() -> None:
+    """Vega numbers clip paths and gradients per renderer; a worker's history must not show."""
+    shipped = fonts.shipped_fonts(builtin_templates_dir())
+    gradient = {
+        "data": {"values": [{"x": 0, "y": 0, "v": 1}, {"x": 1, "y": 1, "v": 2}]},
+        "mark": {"type": "rect", "clip": True},
+        "encoding": {
+            "x": {"field": "x", "type": "ordinal"},
+            "y": {"field": "y", "type": "ordinal"},
+            "color": {"field": "v", "type": "quantitative"},
+        },
+    }
+    first = charts.render_svg(gradient, shipped)
+    assert 'id="clip1"' in first and 'url(#gradient_1)' in first
+    for _ in range(2):  # the renderer's counters move on ...
+        charts.render_svg({**gradient, "width": 50}, shipped)
+    assert charts.render_svg(gradient, shipped) == first  # ... and the chart does not change
+
+
 def test_a_chart_that_names_another_font_is_refused(sample_project: Path) -> None:
     module = sample_project / "compute" / "dice.py"
     text = module.read_text("utf-8")

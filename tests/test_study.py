@@ -130,7 +130,7 @@ def test_a_study_is_computed_in_workers_and_feeds_summarize(sample_project: Path
     result = run_build(sample_project, "-j", "2")
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith(
-        "Built 1 lesson(s), 5 pages (10 grid points computed, 0 from cache; "
+        "Built 1 lesson(s), 7 pages (10 grid points computed, 0 from cache; "
         "6 study points computed, 0 from cache)."
     )
     html = (sample_project / "build" / "site" / "en" / "01-dice.html").read_text("utf-8")

@@ -178,10 +178,18 @@
   };
 
   // Each chunk is loaded once, by a classic script (fetch is blocked on file://); its rows
-  // join data.datasets. A chunk that fails to load is tried again when next needed.
+  // join data.datasets. A chunk that fails to load is tried again when next needed. A page
+  // that carries its chunks itself (a single-file export) has filed them already.
   Lesson.prototype.loadChunk = function (number) {
     var self = this;
     if (this.chunkLoads[number]) return this.chunkLoads[number];
+    var carried = ((window.EXPLORER_CHUNKS || {})[self.slug] || {})[number];
+    if (carried) {
+      Object.keys(carried).forEach(function (id) { self.data.datasets[id] = carried[id]; });
+      delete window.EXPLORER_CHUNKS[self.slug][number];
+      this.chunkLoads[number] = Promise.resolve();
+      return this.chunkLoads[number];
+    }
     var loading = new Promise(function (resolve, reject) {
       var script = document.createElement("script");
       script.src = ASSETS + "data/" + self.slug + "." + number + ".js";
