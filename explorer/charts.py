@@ -209,7 +209,9 @@ def _with_own_fonts(svg: str, fonts: ShippedFonts, cache_dir: Path | None) -> st
     return f"{svg[:opening_end]}<style>{css}</style>{svg[opening_end:]}"
 
 
-_SVG_ID = re.compile(r'(?<=id=")(clip|gradient_|pattern_)(\d+)(?=")|(?<=url\(#)(clip|gradient_|pattern_)(\d+)(?=\))')
+_SVG_ID = re.compile(
+    r'(?<=id=")(clip|gradient_|pattern_)(\d+)(?=")|(?<=url\(#)(clip|gradient_|pattern_)(\d+)(?=\))'
+)
 
 
 def stable_ids(svg: str) -> str:

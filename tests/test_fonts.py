@@ -143,7 +143,7 @@ def test_a_chart_renders_the_same_whatever_the_renderer_drew_before() -> None:
         },
     }
     first = charts.render_svg(gradient, shipped)
-    assert 'id="clip1"' in first and 'url(#gradient_1)' in first
+    assert 'id="clip1"' in first and "url(#gradient_1)" in first
     for _ in range(2):  # the renderer's counters move on ...
         charts.render_svg({**gradient, "width": 50}, shipped)
     assert charts.render_svg(gradient, shipped) == first  # ... and the chart does not change
