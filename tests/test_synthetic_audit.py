@@ -473,3 +473,21 @@ def test_the_invariance_verdicts_follow_the_measured_changes():
         "changes",
         "changes",
     ]
+
+
+def test_the_heat_map_reads_a_difference_that_rounds_to_zero_as_zero():
+    from compute.lessons.synthetic_audit_charts import advantage_chart
+    from privacy_explorer import charts, fonts
+    from privacy_explorer.project import builtin_templates_dir
+
+    cells = [(-0.003, "0.00"), (0.004, "0.00"), (-0.0, "0.00"), (0.05, "+0.05"), (-0.126, "−0.13")]
+    rows = [
+        {"rho": rho, "bandwidth": 1.0, "gen_lra": 0.5, "rival": "dcr", "advantage": value}
+        for rho, (value, _) in zip(sa.RHOS, cells, strict=False)
+    ]
+    spec = charts.with_data(advantage_chart("en").to_dict(), {"advantage": rows})
+    svg = charts.render_svg(spec, fonts.shipped_fonts(builtin_templates_dir()))
+    shown = charts.svg_text(svg).splitlines()
+    assert {"+0.05", "−0.13"} <= set(shown)
+    assert shown.count("0.00") >= 3  # three cells (and the legend's middle tick)
+    assert not {"+0.00", "−0.00", "-0.00"} & set(shown)

@@ -61,7 +61,7 @@ _SPECS = (
         "gen_lra",
         gen_lra_scores,
         "Gen-LRA",
-        "Gen-LRA (생성 우도비 공격)",
+        "Gen-LRA (생성 가능도비 공격)",
         "Ward, Wang and Cheng, 'Privacy auditing synthetic data release through local "
         "likelihood attacks', arXiv:2508.21146, 2025",
     ),

@@ -539,6 +539,10 @@ _ADVANTAGE_TEXT: dict[str, Text] = {
 }
 
 
+SIGNED_LABEL = "abs(datum.advantage) < 0.005 ? '0.00' : format(datum.advantage, '+.2f')"
+"""A signed difference with two decimals; one that rounds to zero reads "0.00", never "−0.00"."""
+
+
 def advantage_chart(lang: str) -> alt.LayerChart:
     """A heat map over ρ and bandwidth: positive where Gen-LRA beats every rival's mean AUC."""
     text = in_language(_ADVANTAGE_TEXT, lang)
@@ -559,7 +563,7 @@ def advantage_chart(lang: str) -> alt.LayerChart:
             "advantage:Q",
             title=text["legend"],
             scale=alt.Scale(scheme="blueorange", domain=[-0.2, 0.2], clamp=True),
-            legend=alt.Legend(orient="right", format="+.2f"),
+            legend=alt.Legend(orient="right", labelExpr=SIGNED_LABEL.replace("advantage", "value")),
         ),
         tooltip=[
             alt.Tooltip("rho:O", title="ρ"),
@@ -569,11 +573,15 @@ def advantage_chart(lang: str) -> alt.LayerChart:
             alt.Tooltip("advantage:Q", title=text["legend"], format="+.3f"),
         ],
     )
-    labels = base.mark_text(fontSize=ANNOTATION_SIZE).encode(
-        x=x,
-        y=y,
-        text=alt.Text("advantage:Q", format="+.2f"),
-        color=alt.condition("abs(datum.advantage) > 0.13", alt.value("white"), alt.value(INK)),
+    labels = (
+        base.transform_calculate(label=SIGNED_LABEL)
+        .mark_text(fontSize=ANNOTATION_SIZE)
+        .encode(
+            x=x,
+            y=y,
+            text=alt.Text("label:N"),
+            color=alt.condition("abs(datum.advantage) > 0.13", alt.value("white"), alt.value(INK)),
+        )
     )
     current = (
         base.transform_filter("datum.rho === rho && datum.bandwidth === bandwidth")
