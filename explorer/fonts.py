@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
+import html
 import io
 import os
 import tempfile
@@ -102,7 +103,8 @@ def site_characters(files: dict[str, str | bytes]) -> str:
     for path, content in files.items():
         if path.endswith((".html", ".svg")) or path.startswith("assets/data/"):
             text = content if isinstance(content, str) else content.decode("utf-8")
-            used.update(text)
+            # MathML writes its symbols as character references (&#x02211; for ∑).
+            used.update(html.unescape(text) if path.endswith((".html", ".svg")) else text)
     return "".join(sorted(used))
 
 

@@ -107,7 +107,27 @@ def render_math(tex: str, display: bool, where: str) -> str:
             f"{where}: the formula ${tex}$ uses '{unknown.group(1)}', which cannot be "
             "turned into MathML; use a standard LaTeX command (e.g. D^{\\prime} for D′)"
         )
-    return mathml
+    return _typeset_like_tex(mathml)
+
+
+_HAT = "<mo>&#x0005E;</mo></mover>"
+_FUNCTION_BEFORE_OPERAND = re.compile(
+    r"(<mi>(?:log|ln|exp|sin|cos|tan|det|dim)</mi>)(?=<(?!mo[ >]))"
+)
+
+
+def _typeset_like_tex(mathml: str) -> str:
+    """latex2mathml's MathML with two corrections Chromium needs to look like TeX.
+
+    ``\\hat`` becomes the modifier circumflex U+02C6, the accent the math font sizes and
+    places over a letter (the ASCII caret is drawn as a large superscript); and a function
+    name such as ``\\log`` gets TeX's thin space before an operand (none before a bracket).
+
+    >>> _typeset_like_tex('<mi>ln</mi><mn>2</mn><mo>&#x0005E;</mo></mover>')
+    '<mi>ln</mi><mspace width="0.1667em"></mspace><mn>2</mn><mo>&#x002C6;</mo></mover>'
+    """
+    mathml = mathml.replace(_HAT, "<mo>&#x002C6;</mo></mover>")
+    return _FUNCTION_BEFORE_OPERAND.sub(r'\1<mspace width="0.1667em"></mspace>', mathml)
 
 
 class _Extractor:

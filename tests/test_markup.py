@@ -24,6 +24,17 @@ def test_inline_and_display_math_become_mathml():
     assert "$" not in parsed.html
 
 
+def test_hats_are_math_accents_and_function_names_are_spaced_as_in_tex():
+    html = parse("$\\hat p(x) = \\log \\hat{p}_R - \\log(y) + \\ln 2$\n").html
+    # U+02C6, the accent the math font places over a letter; never the ASCII caret.
+    assert html.count('<mover accent="true">') == 2 == html.count("<mo>&#x002C6;</mo></mover>")
+    assert "&#x0005E;" not in html
+    # A thin space between a function name and its operand, none before a bracket.
+    assert '<mi>log</mi><mspace width="0.1667em"></mspace><msub><mover' in html
+    assert '<mi>log</mi><mo stretchy="false">&#x00028;' in html
+    assert '<mi>ln</mi><mspace width="0.1667em"></mspace><mn>2</mn>' in html
+
+
 def test_dollars_in_code_and_escaped_dollars_stay_text():
     parsed = parse("Costs \\$5, and `$x$` is code.\n\n```\n$$ not math $$\n```\n")
     assert "&#36;5" in parsed.html
