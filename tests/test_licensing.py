@@ -407,3 +407,40 @@ def test_the_evaluator_names_no_licence():
     for row in lic.RULES:
         assert row.id not in source, row.id
         assert row.kind in lic.PARTS or f'"{row.kind}"' not in source, row.kind
+
+
+def test_the_llama_user_threshold_is_paraphrased_as_its_section_2_states_it():
+    # §2: more than 700 million monthly active users in the preceding calendar month, on the
+    # Llama 3 release date (18 April 2024), for the licensee or its affiliates: the licensee
+    # must request a licence from Meta and has no rights until Meta grants one.
+    en, ko = lic.CONDITIONS["user_threshold"]["en"], lic.CONDITIONS["user_threshold"]["ko"]
+    for phrase in (
+        "(§2)",
+        "18 April 2024",
+        "affiliates",
+        "more than 700 million monthly active",
+        "preceding calendar month",
+        "must request a licence from Meta",
+        "no rights under the agreement until Meta grants one",
+    ):
+        assert phrase in en, phrase
+    for phrase in (
+        "§2",
+        "2024년 4월 18일",
+        "계열사",
+        "직전 달",
+        "7억 명을 넘었다면",
+        "Meta에 라이선스를",
+    ):
+        assert phrase in ko, phrase
+    assert "700M MAU" in lic.CONDITIONS["user_threshold"]["en"]
+    assert "user_threshold" in lic.rule(LLAMA).on_use
+
+
+@pytest.mark.parametrize("missing", [UNKNOWN, NO_LICENSE])
+def test_no_licence_is_not_read_as_all_rights_reserved_everywhere(missing: str):
+    # Unprotected texts exist (Korean Copyright Act Art. 7), but until checked: no permission.
+    v = verdict(missing, MIT, MIT, share=False, combination="aggregate")
+    assert v.status == "needs_permission"
+    (reason,) = [r for r in v.reasons if r.rule in ("unknown_license", "no_license")]
+    assert "Art. 7" in reason.text["en"] and "제7조" in reason.text["ko"]
