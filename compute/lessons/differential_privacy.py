@@ -137,7 +137,7 @@ DATASET_LABELS: tuple[str, str] = ("D", "D\u2032")
 """How the two datasets are named in chart rows: ``D`` and ``D′`` (U+2032 prime)."""
 
 ANSWER_UNITS: dict[str, dict[str, str]] = {
-    "count": {"ko": "개", "en": "records"},
+    "count": {"ko": "기록 수", "en": "records"},
     "mean": {"ko": "MPa", "en": "MPa"},
 }
 """The unit of the answers, which depends on the query (readout ``answer_unit``)."""
