@@ -11,8 +11,13 @@ allowed, and on what conditions:
     whether the result is given to anyone else (published, sold, served);
 ``combination``
     ``"aggregate"``: the parts sit side by side, unmodified, in a collection;
-    ``"adapt"``: they are built into one adapted work — the model fine-tuned, the
-    code changed, the data used to train the weights.
+    ``"adapt"``: they are adapted — the model fine-tuned on the data, the code
+    changed. The fine-tuned weights and the modified code are different works:
+    each is judged under its own licence (the weights under the model's, the code
+    under the code's), and a shared result is the weights under a licence the
+    model's accepts beside the code under one the code's accepts. The data meets
+    only the weights, and whether trained weights are an adaptation of their
+    training data is not settled (see below).
 
 Everything known about a licence is a row of :data:`RULES` (one
 :class:`LicenseRule` each): what it permits, which licences an adaptation may
@@ -41,8 +46,10 @@ How the rows were read from the licence texts:
   OpenRAIL-M), whose use-based restrictions bind the licensee and must travel, as
   enforceable terms, with the model and any derivative; and the Meta Llama 3
   Community License: a copy of the agreement and "Built with Meta Llama 3" when
-  shared, derived models named "Llama 3…", the acceptable use policy, a
-  separate licence above 700 million monthly active users, and no use of Llama
+  shared, derived models named "Llama 3…", the acceptable use policy, a licence
+  to request from Meta (granted at its discretion) by a licensee whose products or
+  services, with its affiliates', had more than 700 million monthly active users
+  in the calendar month before the Llama 3 release date (§2), and no use of Llama
   materials or outputs to improve other large language models (§1(b)(v)).
 
 Judgement calls, where the texts leave room and a reviewer may decide otherwise:
@@ -50,22 +57,31 @@ Judgement calls, where the texts leave room and a reviewer may decide otherwise:
 * Apache-2.0 code inside an adaptation accepts any licence for the whole work
   (its §4 conditions still apply to the code), so it never blocks BY-SA.
 * The two model licences are offered only as their own adaptation licence ("or
-  a licence with the same terms"); combined with an NC licence or with each
-  other, the answer is needs review rather than a verdict.
+  a licence with the same terms"); where one meets the other (or an NC licence)
+  through the data-to-weights question, the answer is needs review rather than a
+  verdict.
+* Running code does not put its licence on what the code produces: GPL training
+  code does not make the weights GPL (GPL-3.0 §2 covers output only when the
+  output itself is a covered work), so code and weights never share a licence
+  question.
 * Llama 3 material on the data or code beside a model that is not Llama 3 is
   needs review, because §1(b)(v) may forbid that use.
 * BY and BY-NC material may be adapted under the ND licences, following CC's
   chart of licences an adapter may apply.
 
 How parts combine: NC and unknown licences bind any use; in a collection each
-part keeps its own licence; a shared adaptation needs one licence that every
-part accepts (:meth:`LicenseRule.accepts`), and a share-alike part makes an
-empty choice a definite "not allowed". Whether a data licence reaches the
+part keeps its own licence; each shared adapted work (the weights, the code)
+needs a licence its own part accepts (:meth:`LicenseRule.accepts`), and an ND
+part makes it a definite "not allowed". Whether a data licence reaches the
 weights trained on the data (or what a model generates) is not settled. Where
 the answer would change the verdict, the checker says ``needs_review`` and gives
-both readings; where it only changes conditions, it lists them as a precaution
-and says so. An unknown licence (``NOASSERTION``) or none at all (``NONE``) is
-never read as permission.
+both readings, with the clash that the weights would face if they were an
+adaptation of the data (share-alike data with an NC, ND or model licence, say);
+where it only changes conditions, it lists them as a precaution and says so. An
+unknown licence (``NOASSERTION``) or none at all (``NONE``) is never read as
+permission — though it does not always mean "all rights reserved": some texts
+have no copyright at all (statutes and court decisions, Korean Copyright Act
+Art. 7), which is for the reader to establish, not for this table.
 
 >>> evaluate("CC-BY-4.0", "Apache-2.0", "MIT", commercial=True, share=True,
 ...          combination="aggregate").status
@@ -82,6 +98,7 @@ and privacy, trademark, patent and contract rights remain whatever a licence say
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
@@ -171,7 +188,10 @@ class Verdict:
     reasons: tuple[Reason, ...]
     """Why, most decisive first."""
     adaptation_licenses: tuple[str, ...]
-    """For a shared adaptation: licences it may carry (empty otherwise, or when none fits)."""
+    """For shared adapted weights: licences they may carry (empty otherwise, or when none
+    fits)."""
+    code_licenses: tuple[str, ...] = ()
+    """For shared modified code: licences it may carry (empty otherwise, or when none fits)."""
 
     @property
     def condition_codes(self) -> tuple[str, ...]:
@@ -198,7 +218,7 @@ class ReasonRule:
 
 CONDITIONS: dict[str, Text] = {
     "attribution": {
-        "ko": "출처 표시: 저작자, 저작권 고지, 라이선스 이름과 링크를 밝힌다",
+        "ko": "저작자표시: 저작자, 저작권 고지, 라이선스 이름과 링크를 밝힌다",
         "en": "Attribution: credit the creator, keep the copyright notice, "
         "name and link the licence",
     },
@@ -211,16 +231,17 @@ CONDITIONS: dict[str, Text] = {
         "en": "Keep notices: pass on the licence text (or link), copyright and NOTICE files",
     },
     "share_alike": {
-        "ko": "동일조건: 공유하는 변경물에 같은(또는 호환) 라이선스를 붙이고 제한을 더하지 않는다",
+        "ko": "동일조건변경허락: 공유하는 변경물에 같은(또는 호환) 라이선스를 붙이고 "
+        "제한을 더하지 않는다",
         "en": "Share-alike: license the shared adaptation the same (or compatible) way, "
         "adding no restrictions",
     },
     "non_commercial": {
-        "ko": "비상업 한정: 이 부분은 상업적 목적으로 쓰지 않는다",
+        "ko": "비영리 한정: 이 부분은 상업적 목적으로 쓰지 않는다",
         "en": "Non-commercial only: do not use this part for commercial purposes",
     },
     "no_shared_adaptations": {
-        "ko": "변경물 공유 금지: 변경물은 만들 수 있지만 다른 사람에게 공유하지 않는다",
+        "ko": "변경금지: 변경물은 만들 수 있지만 다른 사람에게 공유하지 않는다",
         "en": "No shared adaptations: you may adapt it, but not share the adaptation",
     },
     "use_restrictions": {
@@ -239,21 +260,24 @@ CONDITIONS: dict[str, Text] = {
         "with 'Llama 3'",
     },
     "user_threshold": {
-        "ko": "7억 MAU 조건: 출시일 기준 월간 활성 사용자가 7억 명을 넘었다면 "
-        "Meta의 별도 라이선스가 필요하다",
-        "en": "700M MAU term: above 700 million monthly active users at release, "
-        "a separate licence from Meta is needed",
+        "ko": "7억 MAU 조건(§2): Llama 3 출시일(2024년 4월 18일)에 이용자(계열사 포함)가 "
+        "제공하는 제품·서비스의 직전 달 월간 활성 사용자가 7억 명을 넘었다면 Meta에 라이선스를 "
+        "요청해야 하며, Meta가 허락하기 전에는 이 계약의 권리를 쓸 수 없다",
+        "en": "700M MAU term (§2): if, on the Llama 3 release date (18 April 2024), the products "
+        "or services of the licensee or its affiliates had more than 700 million monthly active "
+        "users in the preceding calendar month, the licensee must request a licence from Meta "
+        "and has no rights under the agreement until Meta grants one",
     },
 }
 """Every condition a verdict can list, in the order it lists them."""
 
 CONDITION_SHORT: dict[str, Text] = {
-    "attribution": {"ko": "표시", "en": "attribution"},
+    "attribution": {"ko": "저작자표시", "en": "attribution"},
     "indicate_changes": {"ko": "변경 표시", "en": "indicate changes"},
     "keep_notices": {"ko": "고지 유지", "en": "keep notices"},
-    "share_alike": {"ko": "동일조건", "en": "share-alike"},
-    "non_commercial": {"ko": "비상업", "en": "non-commercial"},
-    "no_shared_adaptations": {"ko": "변경물 공유 금지", "en": "no shared adaptations"},
+    "share_alike": {"ko": "동일조건변경허락", "en": "share-alike"},
+    "non_commercial": {"ko": "비영리", "en": "non-commercial"},
+    "no_shared_adaptations": {"ko": "변경금지", "en": "no shared adaptations"},
     "use_restrictions": {"ko": "이용 제한 전달", "en": "pass on use restrictions"},
     "provide_source": {"ko": "소스 제공", "en": "provide source"},
     "llama_naming": {"ko": "Llama 표기", "en": "Llama naming"},
@@ -384,7 +408,7 @@ RULES: tuple[LicenseRule, ...] = (
         "CC-BY-4.0",
         "creative_commons",
         {
-            "ko": "공유할 때 표시·고지·변경 표시(§3(a)). 변경물의 라이선스는 자유지만 "
+            "ko": "공유할 때 저작자표시·고지·변경 표시(§3(a)). 변경물의 라이선스는 자유지만 "
             "받는 사람의 BY 준수를 막으면 안 된다(§3(a)(4)).",
             "en": "When shared: credit, notices, changes indicated (§3(a)). An adaptation may "
             "carry any licence that lets recipients comply with BY (§3(a)(4)).",
@@ -411,7 +435,7 @@ RULES: tuple[LicenseRule, ...] = (
         "CC-BY-NC-4.0",
         "creative_commons",
         {
-            "ko": "모든 이용이 비상업 목적에 한정된다(§2(a)(1)). 공유하는 변경물은 NC 라이선스로.",
+            "ko": "모든 이용이 비영리 목적에 한정된다(§2(a)(1)). 공유하는 변경물은 NC 라이선스로.",
             "en": "Every use is limited to non-commercial purposes (§2(a)(1)); a shared "
             "adaptation keeps an NC licence.",
         },
@@ -425,7 +449,7 @@ RULES: tuple[LicenseRule, ...] = (
         "CC-BY-NC-SA-4.0",
         "creative_commons",
         {
-            "ko": "비상업 한정이며, 공유하는 변경물은 BY-NC-SA로만(§3(b)).",
+            "ko": "비영리 한정이며, 공유하는 변경물은 BY-NC-SA로만(§3(b)).",
             "en": "Non-commercial only; a shared adaptation carries BY-NC-SA and nothing else "
             "(§3(b)).",
         },
@@ -455,8 +479,8 @@ RULES: tuple[LicenseRule, ...] = (
         "CC-BY-NC-ND-4.0",
         "creative_commons",
         {
-            "ko": "비상업 한정이며, 변경물은 공유할 수 없다. "
-            "원본 그대로는 비상업적으로 공유할 수 있다.",
+            "ko": "비영리 한정이며, 변경물은 공유할 수 없다. "
+            "원본 그대로는 비영리 목적으로 공유할 수 있다.",
             "en": "Non-commercial only; adaptations may not be shared, the unmodified work may "
             "be, non-commercially.",
         },
@@ -523,11 +547,12 @@ RULES: tuple[LicenseRule, ...] = (
         "model",
         {
             "ko": "라이선스 사본과 'Built with Meta Llama 3' 표시, 파생 모델 이름의 'Llama 3' "
-            "접두사, 허용 이용 정책, 7억 MAU 조건. 출력으로 다른 LLM을 개선하는 것은 "
-            "금지(§1(b)(v)).",
+            "접두사, 허용 이용 정책, 7억 MAU 조건(§2: 출시일 직전 달 7억 명 초과면 Meta에 "
+            "라이선스 요청). 출력으로 다른 LLM을 개선하는 것은 금지(§1(b)(v)).",
             "en": "Copy of the agreement and 'Built with Meta Llama 3'; derived models named "
-            "'Llama 3…'; the acceptable use policy; the 700M MAU term. Its outputs may not "
-            "improve other LLMs (§1(b)(v)).",
+            "'Llama 3…'; the acceptable use policy; the 700M MAU term (§2: above 700 million in "
+            "the month before the release date, request a licence from Meta). Its outputs may "
+            "not improve other LLMs (§1(b)(v)).",
         },
         findings={"adapted_beside_another_model": "llama_other_llm"},
         adapter_licenses=("LicenseRef-Llama-3-Community",),
@@ -550,8 +575,11 @@ RULES: tuple[LicenseRule, ...] = (
         "NONE",
         "none",
         {
-            "ko": "라이선스가 없다. 저작권법의 기본값은 '모든 권리 보유'다.",
-            "en": "No licence. Copyright's default is 'all rights reserved'.",
+            "ko": "라이선스가 없다. 보호받는 저작물이라면 기본값은 '모든 권리 보유'다. "
+            "법령·판결처럼 보호받지 않는 저작물(저작권법 제7조)인지는 따로 확인한다.",
+            "en": "No licence. For a protected work the default is 'all rights reserved'; "
+            "whether it is unprotected, like statutes and court decisions (Korean Copyright "
+            "Act Art. 7), is checked separately.",
         },
         findings={"any_use": "no_license"},
         adaptations_shareable=False,
@@ -582,24 +610,30 @@ REASONS: dict[str, ReasonRule] = {
         "needs_permission",
         {
             "ko": "{part}의 라이선스를 알 수 없다(NOASSERTION). 알 수 없다는 것은 허락이 아니다: "
-            "라이선스를 찾거나 권리자에게 허락을 받는다.",
+            "라이선스를 찾거나 권리자에게 허락을 받는다. 법령·판결처럼 보호받지 않는 "
+            "저작물(저작권법 제7조)이라는 것이 확인되면 허락이 필요 없다.",
             "en": "The {part}'s licence is unknown (NOASSERTION). Unknown is not permission: "
-            "find the licence or ask the rights holder.",
+            "find the licence or ask the rights holder. If the text proves to be unprotected, "
+            "like statutes and court decisions (Korean Copyright Act Art. 7), no permission "
+            "is needed.",
         },
     ),
     "no_license": ReasonRule(
         "needs_permission",
         {
-            "ko": "{part}에는 라이선스가 없다(NONE). 저작권의 기본값은 '모든 권리 보유'이므로 "
-            "권리자의 허락이 필요하다.",
-            "en": "The {part} has no licence (NONE). Copyright's default is 'all rights "
-            "reserved': the rights holder's permission is needed.",
+            "ko": "{part}에는 라이선스가 없다(NONE). 보호받는 저작물이라면 기본값은 '모든 권리 "
+            "보유'이므로 권리자의 허락이 필요하다. 법령·판결처럼 애초에 보호받지 않는 저작물도 "
+            "있지만(저작권법 제7조), 그렇다는 것을 확인하기 전까지는 허락된 것으로 보지 않는다.",
+            "en": "The {part} has no licence (NONE). For a protected work the default is 'all "
+            "rights reserved': the rights holder's permission is needed. Some texts are not "
+            "protected at all, such as statutes and court decisions (Korean Copyright Act Art. "
+            "7), but until that is established, nothing is taken as permitted.",
         },
     ),
     "nc_commercial": ReasonRule(
         "not_allowed",
         {
-            "ko": "{parts}는 비상업 목적의 이용만 허용한다. 공유하든 하지 않든, 상업적 이용은 "
+            "ko": "{parts}(은)는 비영리 목적의 이용만 허용한다. 공유하든 하지 않든, 상업적 이용은 "
             "허용되지 않는다.",
             "en": "{parts} allows non-commercial use only; commercial use is not allowed, "
             "shared or not.",
@@ -609,7 +643,7 @@ REASONS: dict[str, ReasonRule] = {
         "allowed",
         {
             "ko": "{parts}: 단순 묶음에서는 각 부분이 자기 라이선스를 유지하며, "
-            "동일조건(copyleft)은 다른 부분으로 번지지 않는다.",
+            "동일조건변경허락(copyleft)은 다른 부분으로 번지지 않는다.",
             "en": "{parts}: in a collection each part keeps its own licence; share-alike "
             "(copyleft) does not spread to the others.",
         },
@@ -640,15 +674,30 @@ REASONS: dict[str, ReasonRule] = {
         },
     ),
     # {sa}: the share-alike part; {adapters}: the licences it allows; {other}: the other part.
-    "share_alike_conflict": ReasonRule(
-        "not_allowed",
+    "share_alike_unsettled": ReasonRule(
+        "needs_review",
         {
-            "ko": "{sa}는 공유하는 변경물에 {adapters}만 허용하고 제한을 더할 수 없게 하는데, "
-            "{other}의 조건은 그 라이선스로 옮길 수 없다. 두 부분을 하나의 변경물로 공유할 수 "
-            "없다.",
+            "ko": "{sa}(은)는 공유하는 변경물에 {adapters}만 허용하고 제한을 더할 수 없게 하는데, "
+            "{other}의 조건은 그 라이선스로 옮길 수 없다. 가중치가 데이터의 변경물이라면 어느 "
+            "라이선스로도 두 조건을 함께 지킬 수 없어 가중치를 공유할 수 없다. 변경물인지가 "
+            "정해져 있지 않으므로 검토가 필요하다.",
             "en": "{sa} lets a shared adaptation carry only {adapters}, with no added "
-            "restrictions, and the terms of {other} cannot go under it: the two cannot be "
-            "shared as one adaptation.",
+            "restrictions, and the terms of {other} cannot go under it. If the weights are an "
+            "adaptation of the data, no licence satisfies both and the weights cannot be "
+            "shared; as that is not settled, this needs review.",
+        },
+    ),
+    # {weights}, {code}: the licences the shared weights and the shared code may carry.
+    "separate_works": ReasonRule(
+        "allowed",
+        {
+            "ko": "미세조정한 가중치와 수정한 코드는 서로 다른 저작물이라 각자의 라이선스로 "
+            "판단한다. 가중치는 {weights}, 코드는 {code}(으)로 공유할 수 있다. 코드를 실행해 만든 "
+            "가중치에 코드의 라이선스가 옮겨 붙지는 않는다.",
+            "en": "The fine-tuned weights and the modified code are different works, each "
+            "judged under its own licence: the weights may be shared under {weights}, the code "
+            "under {code}. Running the code does not put its licence on the weights it "
+            "produces.",
         },
     ),
     "no_common_license": ReasonRule(
@@ -675,7 +724,7 @@ REASONS: dict[str, ReasonRule] = {
     "private_adaptation": ReasonRule(
         "allowed",
         {
-            "ko": "{parts}: 공유하지 않는 변경물에는 동일조건이나 변경물 공유 금지가 걸리지 "
+            "ko": "{parts}: 공유하지 않는 변경물에는 동일조건변경허락이나 변경금지가 걸리지 "
             "않는다. 나중에 공유하면 다시 확인한다.",
             "en": "{parts}: share-alike and the ban on sharing adaptations bite only when the "
             "adaptation is shared; check again before sharing it.",
@@ -704,21 +753,22 @@ REASONS: dict[str, ReasonRule] = {
 
 OUTCOMES: dict[str, Text] = {
     "allowed_many": {
-        "ko": "표의 라이선스 {count}개 중 하나로 공유할 수 있다",
-        "en": "the adaptation may be shared (under any of {count} licences in the table)",
+        "ko": "가중치를 표의 라이선스 {count}개 중 하나로 공유할 수 있다",
+        "en": "the weights may be shared (under any of {count} licences in the table)",
     },
     "allowed_several": {
-        "ko": "{licenses} 중 하나로 공유할 수 있다",
-        "en": "the adaptation may be shared under {licenses}",
+        "ko": "가중치를 {licenses} 중 하나로 공유할 수 있다",
+        "en": "the weights may be shared under {licenses}",
     },
     "allowed_one": {
-        "ko": "{licenses}로 공유할 수 있다",
-        "en": "the adaptation may be shared under {licenses}",
+        "ko": "가중치를 {licenses}(으)로 공유할 수 있다",
+        "en": "the weights may be shared under {licenses}",
     },
-    "not_allowed": {"ko": "공유할 수 없다", "en": "the adaptation may not be shared"},
-    "needs_review": {"ko": "검토가 필요하다", "en": "sharing it needs review"},
+    "not_allowed": {"ko": "가중치를 공유할 수 없다", "en": "the weights may not be shared"},
+    "needs_review": {"ko": "가중치 공유는 검토가 필요하다", "en": "sharing them needs review"},
 }
-"""How sharing an adaptation comes out, for the two readings of ``data_to_weights``."""
+"""How sharing the weights comes out, for the two readings of ``data_to_weights``; also the
+licence lists of ``separate_works``."""
 OR: Text = {"ko": " 또는 ", "en": " or "}
 LIST: Text = {"ko": ", ", "en": " or "}
 """How licence names are joined: alternatives in a reason, a list of candidates in an outcome."""
@@ -727,6 +777,42 @@ MANY = 3
 
 
 # --- Wording: the texts of the findings, filled in --------------------------------------------
+
+PARTICLE = re.compile(
+    r"(?P<word>[^\s(]+)(?P<note> \([^)]*\))?\((?P<closed>은|이|과|을|으)\)(?P<open>는|가|와|를|로)"
+)
+"""A Korean particle written both ways, ``(은)는``: the form follows the word before it (a
+part's licence in parentheses after the word does not count)."""
+LETTER_CODAS = {"l": "ㄹ", "r": "ㄹ", "m": "ㅁ", "n": "ㄴ"}
+"""Latin letters whose Korean names end in a consonant (엘, 알, 엠, 엔), by that consonant."""
+DIGIT_CODAS = {"0": "ㅇ", "1": "ㄹ", "3": "ㅁ", "6": "ㄱ", "7": "ㄹ", "8": "ㄹ"}
+"""Digits whose Korean readings end in a consonant (영, 일, 삼, 육, 칠, 팔)."""
+
+
+def _coda(word: str) -> str:
+    """The final consonant of ``word`` as read in Korean, or ``""`` when it ends in a vowel."""
+    last = word.rstrip(".)")[-1:].lower()
+    if "가" <= last <= "힣":
+        final = (ord(last) - ord("가")) % 28
+        return "" if final == 0 else "ㄹ" if final == 8 else "ㅇ"  # any other consonant
+    return DIGIT_CODAS.get(last, LETTER_CODAS.get(last, ""))
+
+
+def attach_particles(text: str) -> str:
+    """Choose each ``(은)는``-style particle by the word it follows.
+
+    >>> attach_particles("모델 (MIT)(은)는, 데이터(은)는, CC-BY-4.0(으)로, GPL-3.0-only(으)로")
+    '모델 (MIT)은, 데이터는, CC-BY-4.0으로, GPL-3.0-only로'
+    """
+
+    def choose(match: re.Match[str]) -> str:
+        coda = _coda(match.group("word"))
+        closed = bool(coda) and not (match.group("closed") == "으" and coda == "ㄹ")
+        particle = {"으": "으로"}.get(match.group("closed"), match.group("closed"))
+        chosen = particle if closed else match.group("open")
+        return match.group("word") + (match.group("note") or "") + chosen
+
+    return PARTICLE.sub(choose, text)
 
 
 def named_parts(parts: Iterable[str], licenses: Mapping[str, str]) -> dict[str, str]:
@@ -748,7 +834,7 @@ def _reason(
     row = REASONS[key]
     values = {"parts": named_parts(about, licenses), "part": PART_NAMES[about[0]], **fields}
     text = {
-        lang: row.text[lang].format_map({k: v[lang] for k, v in values.items()})
+        lang: attach_particles(row.text[lang].format_map({k: v[lang] for k, v in values.items()}))
         for lang in LANGUAGES
     }
     return Reason(row.status, key, about + row.also_about, text)
@@ -757,11 +843,23 @@ def _reason(
 def _conflict(
     pair: tuple[str, ...], rules: Mapping[str, LicenseRule], licenses: Mapping[str, str]
 ) -> Reason:
-    """Why the share-alike part of ``pair`` cannot take the other part's terms."""
+    """Why the share-alike part of ``pair`` cannot take the other part's terms (a clash that
+    arises only if the weights are an adaptation of the data, so it asks for review)."""
     sa, other = sorted(pair, key=lambda p: not rules[p].share_alike)
     adapters = {lang: OR[lang].join(rules[sa].adapter_licenses or ()) for lang in LANGUAGES}
     sides = {"sa": named_parts([sa], licenses), "other": named_parts([other], licenses)}
-    return _reason("share_alike_conflict", pair, licenses, adapters=adapters, **sides)
+    return _reason("share_alike_unsettled", pair, licenses, adapters=adapters, **sides)
+
+
+def _licence_list(candidates: tuple[str, ...]) -> dict[str, str]:
+    """Licences a shared work may carry, named, or counted when there are many."""
+    if len(candidates) > MANY:
+        many = {
+            "ko": "표의 라이선스 {count}개 중 하나",
+            "en": "any of {count} licences in the table",
+        }
+        return {lang: many[lang].format(count=len(candidates)) for lang in LANGUAGES}
+    return {lang: LIST[lang].join(candidates) for lang in LANGUAGES}
 
 
 def _outcome(sharing: _Sharing) -> dict[str, str]:
@@ -771,7 +869,9 @@ def _outcome(sharing: _Sharing) -> dict[str, str]:
     if key == "allowed":
         key += "_many" if count > MANY else "_several" if count > 1 else "_one"
     return {
-        lang: OUTCOMES[key][lang].format(count=count, licenses=LIST[lang].join(candidates))
+        lang: attach_particles(
+            OUTCOMES[key][lang].format(count=count, licenses=LIST[lang].join(candidates))
+        )
         for lang in LANGUAGES
     }
 
@@ -792,7 +892,7 @@ def _share(
     parts: tuple[str, ...], rules: Mapping[str, LicenseRule], licenses: Mapping[str, str]
 ) -> _Sharing:
     """Sharing one adaptation of ``parts``: ND first, then the licences every part accepts."""
-    present = [licenses[p] for p in PARTS if rules[p].grants]
+    present = [licenses[p] for p in parts if rules[p].grants]  # own material of this work
     if closed := [p for p in parts if not rules[p].adaptations_shareable]:
         return _Sharing(
             "not_allowed", reasons=[_reason("no_derivatives", (p,), licenses) for p in closed]
@@ -840,14 +940,30 @@ def evaluate(
     ]
     licensed = tuple(p for p in PARTS if rules[p].grants)
     direct, data_in = tuple(p for p in licensed if p != TRAINING_DATA), TRAINING_DATA in licensed
-    adapted = not_adapted = _Sharing("allowed")  # nothing is shared unless an adaptation is
-    if adapt and share:  # weigh both readings: are trained weights an adaptation of the data?
-        adapted = _share(direct + ((TRAINING_DATA,) if data_in else ()), rules, licenses)
-        not_adapted = _share(direct, rules, licenses)
-        reasons += (adapted if adapted == not_adapted else not_adapted).reasons
+    # Nothing is shared unless an adaptation is. The code and the weights are separate works;
+    # for the weights, weigh both readings: are trained weights an adaptation of the data?
+    adapted = not_adapted = modified_code = _Sharing("allowed")
+    weights = tuple(p for p in direct if p != "code")
+    if adapt and share:
+        modified_code = _share(("code",), rules, licenses) if "code" in direct else modified_code
+        adapted = _share(weights + ((TRAINING_DATA,) if data_in else ()), rules, licenses)
+        not_adapted = _share(weights, rules, licenses)
+        reasons += modified_code.reasons + not_adapted.reasons
     if adapted != not_adapted:
         readings = {"if_adapted": _outcome(adapted), "if_not": _outcome(not_adapted)}
+        reasons += [r for r in adapted.reasons if r.status == "needs_review"]
         reasons.append(_reason("data_to_weights", (TRAINING_DATA,), licenses, **readings))
+    elif modified_code.candidates and not_adapted.candidates and len(licensed) == len(PARTS):
+        lists = {"weights": _licence_list(not_adapted.candidates)}
+        reasons.append(
+            _reason(
+                "separate_works",
+                ("model", "code"),
+                licenses,
+                **lists,
+                code=_licence_list(modified_code.candidates),
+            )
+        )
     on_data = rules[TRAINING_DATA]
     data_terms = on_data.on_adapt + (on_data.on_share + on_data.on_share_adapted if share else ())
     if adapt and data_in and data_terms and adapted == not_adapted:
@@ -858,11 +974,13 @@ def evaluate(
     if status == "allowed":
         reasons.insert(0, _reason("no_conflict", licensed, licenses))
     fits = adapted.candidates or not_adapted.candidates
+    complete = status != "not_allowed" and len(licensed) == len(PARTS)
     terms = {p: rules[p].conditions(share=share, adapt=adapt) for p in licensed}
     conditions = [(c, tuple(p for p in licensed if c in terms[p])) for c in CONDITIONS]
     return Verdict(
         status=status,
         conditions=tuple(Condition(c, parts) for c, parts in conditions if parts),
         reasons=tuple(reasons),
-        adaptation_licenses=fits if status != "not_allowed" and len(licensed) == len(PARTS) else (),
+        adaptation_licenses=fits if complete else (),
+        code_licenses=modified_code.candidates if complete else (),
     )

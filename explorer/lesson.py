@@ -240,10 +240,14 @@ class Readout:
     format: str = ""
     """Python format spec applied to numbers at build time, e.g. ``".3f"`` or ``",d"``."""
     unit: Text | None = None
-    """Unit appended after a space, in every language (``MPa``, ``회``)."""
+    """Unit after the value, in every language (``MPa``, ``회``): after a space, except a
+    Korean counter of one or two Hangul syllables, which is written on (``37개``)."""
     announce: bool = False
     """Whether screen readers announce its new value when a control moves (the page's main
     answer, e.g. a verdict); other readouts change silently, so as not to flood them."""
+    unit_one: Text | None = None
+    """The unit when the value is exactly 1, in every language (``{"en": "epoch", ...}``),
+    for languages that inflect it; ``None``: :attr:`unit` always."""
 
     def text(self, value: Any, lang: str) -> str:
         """The readout as shown on the page in ``lang``."""
@@ -255,7 +259,19 @@ class Readout:
         if isinstance(value, float) and body.startswith("-") and float(body) == 0:
             body = body[1:]  # "-0.00" reads as a different number to a learner
         body = body.replace("-", "−") if isinstance(value, int | float) else body
-        return f"{body} {self.unit[lang]}" if self.unit else body
+        if not self.unit:
+            return body
+        unit = self.unit_one[lang] if self.unit_one and value == 1 else self.unit[lang]
+        return f"{body}{'' if is_korean_counter(unit) else ' '}{unit}"
+
+
+def is_korean_counter(unit: str) -> bool:
+    """Whether ``unit`` is a Korean counter written on to its number (개, 번, 자리, …).
+
+    >>> is_korean_counter("개"), is_korean_counter("자리"), is_korean_counter("에포크")
+    (True, True, False)
+    """
+    return 1 <= len(unit) <= 2 and all("가" <= char <= "힣" for char in unit)
 
 
 @dataclass(frozen=True)

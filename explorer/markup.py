@@ -5,7 +5,9 @@ Authors write ordinary Markdown plus:
 * ``$...$`` and ``$$...$$`` — LaTeX, turned into MathML at build time;
 * ``{{< controls [NAME ...] >}}``, ``{{< chart NAME >}}`` and ``{{< table NAME >}}`` on a
   line of their own;
-* ``{{< readout NAME >}}`` inside a sentence.
+* ``{{< readout NAME >}}`` inside a sentence;
+* ``{{< quiz >}}`` ... ``{{< /quiz >}}`` around a predict-then-reveal question
+  (see :mod:`privacy_explorer.quiz`).
 
 Math and directives are cut out before Markdown runs (so Markdown never mangles
 them), replaced by placeholder words, and put back afterwards. Code spans and
@@ -24,6 +26,7 @@ from latex2mathml.converter import convert as latex_to_mathml
 from markdown.extensions.toc import slugify_unicode
 
 from privacy_explorer.errors import ContentError, location
+from privacy_explorer.quiz import QUIZ_END, QUIZ_START, Quiz, QuizOption, split_quiz
 
 DIRECTIVE = re.compile(r"\{\{<\s*(?P<kind>[A-Za-z_]+)(?P<args>[^>]*?)\s*>\}\}")
 BLOCK_KINDS = ("controls", "chart", "table")
@@ -36,6 +39,8 @@ SETEXT_UNDERLINE = re.compile(r"^ {0,3}(=+|-+)\s*$")
 TOKEN = "xqzplaceholder{}xqz"
 TOKEN_PATTERN = re.compile(r"xqzplaceholder(\d+)xqz")
 MARKDOWN_EXTENSIONS = ["tables", "admonition", "attr_list", "footnotes", "fenced_code", "toc"]
+PART_EXTENSIONS = ["tables", "attr_list"]
+"""What a quiz's question, answers and explanation may use (no headings in the contents)."""
 
 
 @dataclass(frozen=True)
@@ -43,11 +48,13 @@ class Directive:
     """An interactive element the author placed in the Markdown."""
 
     kind: str
-    """``controls``, ``chart``, ``table`` or ``readout``."""
+    """``controls``, ``chart``, ``table``, ``readout`` or ``quiz``."""
     names: tuple[str, ...]
-    """What it refers to: parameter, chart, table or readout names."""
+    """What it refers to: parameter, chart, table or readout names (none for a quiz)."""
     line: int
     """1-based line in the Markdown file."""
+    quiz: Quiz | None = None
+    """A quiz's question, answers and explanation (its readouts are directives of their own)."""
 
 
 @dataclass(frozen=True)
@@ -69,12 +76,15 @@ class ParsedMarkdown:
         return tuple(d for d in self.slots if d is not None)
 
     def fill(self, render: Callable[[Directive], str]) -> str:
-        """The final HTML, with ``render(directive)`` in place of each placeholder."""
+        """The final HTML, with ``render(directive)`` in place of each placeholder.
+
+        A quiz's HTML holds the placeholders of its readouts: they are filled in turn.
+        """
 
         def replace(match: re.Match[str]) -> str:
             directive = self.slots[int(match.group(1))]
             assert directive is not None  # math placeholders were filled by parse_markdown
-            return render(directive)
+            return TOKEN_PATTERN.sub(replace, render(directive))
 
         return TOKEN_PATTERN.sub(replace, self.html)
 
@@ -137,6 +147,9 @@ class _Extractor:
         self.path, self.first_line, self.root = path, first_line, root
         self.directives: list[Directive | None] = []
         self.snippets: dict[int, str] = {}
+        self.quizzes: list[Quiz] = []
+        self.in_quizzes: set[int] = set()
+        """Placeholders that made it through Markdown inside a quiz's parts."""
 
     def where(self, index: int) -> str:
         return location(self.path, self.first_line + index, self.root)
@@ -151,6 +164,11 @@ class _Extractor:
     def directive(self, match: re.Match[str], index: int, block: bool) -> str:
         kind, names = match.group("kind"), tuple(match.group("args").split())
         where = self.where(index)
+        if kind == "quiz":
+            raise ContentError(
+                f"{where}: '{{{{< quiz >}}}}' must stand on a line of its own, and the quiz "
+                "must end with '{{< /quiz >}}' on a line of its own"
+            )
         if kind not in BLOCK_KINDS + INLINE_KINDS:
             known = ", ".join(BLOCK_KINDS + INLINE_KINDS)
             raise ContentError(f"{where}: unknown directive '{kind}'; use one of: {known}")
@@ -197,6 +215,13 @@ class _Extractor:
                 out.append(line)
             elif line.strip().startswith("$$"):
                 i = self._display_math(lines, i, out)
+            elif QUIZ_START.fullmatch(line.strip()):
+                i = self._quiz(lines, i, out)
+            elif QUIZ_END.search(line):
+                raise ContentError(
+                    f"{self.where(i)}: '{{{{< /quiz >}}}}' closes no quiz; open one with "
+                    "'{{< quiz >}}' on a line of its own"
+                )
             elif (whole := DIRECTIVE.fullmatch(line.strip())) and whole.group(
                 "kind"
             ) in BLOCK_KINDS:
@@ -226,6 +251,59 @@ class _Extractor:
                 "also goes into the table of contents, which shows plain text; put it in the "
                 "text below the heading"
             )
+
+    def _quiz(self, lines: list[str], start: int, out: list[str]) -> int:
+        """Consume ``{{< quiz >}} ... {{< /quiz >}}``; return the index of its last line."""
+        inner: list[tuple[int, str]] = []
+        end = start + 1
+        while end < len(lines) and not QUIZ_END.fullmatch(lines[end].strip()):
+            line = lines[end]
+            block = DIRECTIVE.fullmatch(line.strip())
+            if (
+                FENCE.match(line)
+                or line.strip().startswith("$$")
+                or ATX_HEADING.match(line)
+                or QUIZ_START.fullmatch(line.strip())
+                or (block and block.group("kind") in BLOCK_KINDS)
+            ):
+                raise ContentError(
+                    f"{self.where(end)}: a quiz holds text, inline math and readouts only; "
+                    f"move '{line.strip()}' out of the quiz, or close the quiz first with "
+                    "'{{< /quiz >}}'"
+                )
+            inner.append((end, line))
+            end += 1
+        if end == len(lines):
+            raise ContentError(
+                f"{self.where(start)}: the quiz opened here is never closed; end it with "
+                "'{{< /quiz >}}' on a line of its own"
+            )
+        source = split_quiz(inner, start, self.where)
+
+        def part(texts: tuple[tuple[int, str], ...], inline: bool = False) -> str:
+            markdown_text = "\n".join(self.inline(text, index) for index, text in texts)
+            html = markdown.markdown(
+                markdown_text, extensions=PART_EXTENSIONS, output_format="html"
+            )
+            if inline:
+                html = re.sub(r"^<p>(.*)</p>$", r"\1", html, flags=re.DOTALL)
+            self.in_quizzes.update(int(n) for n in TOKEN_PATTERN.findall(html))
+            # Math is finished HTML already; readouts stay placeholders until the page is filled.
+            return TOKEN_PATTERN.sub(lambda m: self.snippets.get(int(m.group(1)), m.group(0)), html)
+
+        quiz = Quiz(
+            number=len(self.quizzes) + 1,
+            question=part(source.question),
+            options=tuple(
+                QuizOption(part(((index, text),), inline=True), correct)
+                for index, text, correct in source.options
+            ),
+            explanation=part(source.explanation),
+        )
+        self.quizzes.append(quiz)
+        directive = Directive("quiz", (), self.first_line + start, quiz)
+        out.extend(["", self.placeholder(directive), ""])
+        return end
 
     def _display_math(self, lines: list[str], start: int, out: list[str]) -> int:
         """Consume ``$$ ... $$`` (one or several lines); return the index of its last line."""
@@ -261,6 +339,7 @@ def parse_markdown(
     # Block placeholders come back wrapped in a paragraph of their own.
     html = re.sub(r"<p>(xqzplaceholder\d+xqz)</p>", r"\1", html)
     found = {int(n) for n in TOKEN_PATTERN.findall(html)}
+    found |= extractor.in_quizzes
     lost = sorted(set(range(len(extractor.directives))) - found)
     if lost:
         kind = extractor.directives[lost[0]]

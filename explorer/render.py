@@ -364,6 +364,9 @@ def render_directive(
                 context.strings["chart_fallback"],
             )
         )
+    if directive.kind == "quiz":
+        assert directive.quiz is not None  # markup gives every quiz directive its quiz
+        return str(components.quiz(directive.quiz, context.strings))  # type: ignore[attr-defined]
     name = directive.names[0]
     readout = module.readouts[name]
     text = readout.text(result["readouts"][name], lang)

@@ -31,7 +31,7 @@ def shown_verdict(page: Page) -> dict[str, object]:
             status: document.querySelector("[data-readout=status]").textContent,
             conditions: rows("conditions").map(row => row[0]),
             reasons: rows("reasons").map(row => row[1]),
-            adaptation: rows("adaptation").map(row => row[0]),
+            adaptation: rows("adaptation").map(row => row[1]),
           };
         }"""
     )
@@ -43,7 +43,7 @@ def expected_verdict(state: dict[str, int], lang: str) -> dict[str, object]:
         "status": lic.STATUS_LABELS[v.status][lang],
         "conditions": [licensing.CONDITIONS[c.code][lang] for c in v.conditions],
         "reasons": [r.text[lang] for r in v.reasons],
-        "adaptation": list(v.adaptation_licenses),
+        "adaptation": list(v.adaptation_licenses + v.code_licenses),
     }
 
 
@@ -54,7 +54,7 @@ STEPS: list[tuple[str, str, int]] = [
     ("data", "click", INDEX["data"]["CC0-1.0"]),
     ("model", "click", INDEX["model"]["CC-BY-SA-4.0"]),
     ("code", "click", INDEX["code"]["GPL-3.0-only"]),  # BY-SA into GPLv3: allowed, GPL only
-    ("code", "click", INDEX["code"]["CC-BY-NC-4.0"]),  # BY-SA with NC: not allowed
+    ("code", "click", INDEX["code"]["CC-BY-NC-4.0"]),  # BY-SA weights, NC code: two works, allowed
     ("combination", "ArrowLeft", 0),  # the same two in a collection: allowed
     ("share", "click", 0),
     ("code", "click", INDEX["code"]["NOASSERTION"]),  # unknown: needs permission

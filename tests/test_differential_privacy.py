@@ -211,3 +211,24 @@ def test_compute_refuses_points_outside_the_grid():
         dp.compute(query="count", epsilon=1.0, releases=21)
     with pytest.raises(ValueError, match="query must be one of count, mean"):
         dp.compute(query="median", epsilon=1.0, releases=5)
+
+
+def test_the_clip_never_binds_on_this_sample_and_the_page_says_so():
+    strengths = load_concrete()["compressive_strength"].to_numpy(dtype=float)
+    drawn = strengths[
+        np.random.default_rng(dp.SEED).choice(strengths.size, size=dp.RECORD_COUNT, replace=False)
+    ]
+    effect = dp.clipping_effect()
+    assert effect.sample_max == drawn.max() < dp.CLIP_UPPER
+    assert effect.table_max == strengths.max() < dp.CLIP_UPPER
+    assert effect.changed == 0 and drawn.min() >= dp.CLIP_LOWER
+    # Nothing clipped, so no bias: the bounded mean of the raw draw is the page's answer.
+    assert dp.answer("mean", drawn) == dp.answer("mean", dp.dataset_d())
+    readouts = dp.compute(query="mean", epsilon=1.0, releases=1)["readouts"]
+    assert readouts["max_strength"] == effect.sample_max
+    assert readouts["table_max_strength"] == effect.table_max
+    assert readouts["clipped_records"] == 0 and readouts["slots"] == dp.SLOTS
+    shown = {r.name: r for r in dp.READOUTS}
+    assert shown["clipped_records"].text(0, "en") == "0 records"
+    assert shown["clipped_records"].text(0, "ko") == "0개"
+    assert shown["max_strength"].text(effect.sample_max, "en").endswith(" MPa")

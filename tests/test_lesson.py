@@ -114,3 +114,18 @@ def test_chart_numbers_keep_six_significant_digits_and_drop_negative_zero():
     assert chart_number(123456789.0) == 123457000.0
     assert str(chart_number(-1e-300 * 1e-300)) == "0.0"  # −0.0 would print as "-0"
     assert chart_number(2 / 3, digits=2) == 0.67
+
+
+def test_units_follow_the_language_korean_counters_attach_and_english_inflects():
+    records = Readout(
+        "n", {"ko": "수", "en": "n"}, "d", {"ko": "개", "en": "records"}, unit_one=READOUT_ONE
+    )
+    assert records.text(37, "ko") == "37개" and records.text(37, "en") == "37 records"
+    assert records.text(1, "en") == "1 record" and records.text(1, "ko") == "1개"
+    epochs = Readout("e", {"ko": "에", "en": "e"}, ",d", {"ko": "에포크", "en": "epochs"})
+    assert epochs.text(2000, "ko") == "2,000 에포크"  # a loanword unit keeps its space
+    strength = Readout("s", {"ko": "강도", "en": "strength"}, ".1f", {"ko": "MPa", "en": "MPa"})
+    assert strength.text(74.5, "ko") == "74.5 MPa"
+
+
+READOUT_ONE = {"ko": "개", "en": "record"}

@@ -40,8 +40,12 @@ def test_worked_examples_cover_every_status_and_come_from_the_evaluator():
         v = evaluate(**example.point)
         statuses.append(v.status)
         assert row["status"] == lesson.STATUS_LABELS[v.status]
-        assert row["why"] == v.reasons[0].text
+        # The main reason: the first that says more than "no conflict", if there is one.
+        main = [r for r in v.reasons if r.rule != "no_conflict"] or list(v.reasons)
+        assert row["why"] == main[0].text
     assert set(statuses) == set(licensing.STATUSES)
+    # The BY-SA model beside BY-NC code: two works, allowed, and the row says why.
+    assert rows[2]["why"]["en"].startswith("The fine-tuned weights and the modified code")
 
 
 # --- 10. The page data equals what evaluate() says ------------------------------------------
@@ -85,7 +89,11 @@ def test_page_data_equals_evaluate_at_every_grid_point(licence_site: Path, lang:
         reasons = plain["datasets"][shown["t"]["reasons"]]
         assert [row[1] for row in reasons] == [r.text[lang] for r in v.reasons], point
         adaptation = plain["datasets"][shown["t"]["adaptation"]]
-        assert [row[0] for row in adaptation] == list(v.adaptation_licenses), point
+        expected = [("weights", x) for x in v.adaptation_licenses] + [
+            ("code", x) for x in v.code_licenses
+        ]
+        works = {lesson.WORKS[work][lang]: work for work in lesson.WORKS}
+        assert [(works[row[0]], row[1]) for row in adaptation] == expected, point
         assert set(shown["t"]) == {"conditions", "reasons", "adaptation"}
     assert set(tables) >= {"conditions", "reasons", "adaptation", "rules", "examples"}
 

@@ -118,3 +118,124 @@ def test_authoring_mistakes_name_the_file_and_line(text, message):
     with pytest.raises(ContentError) as caught:
         parse(text)
     assert caught.value.message == message
+
+
+# --- Predict-then-reveal questions ------------------------------------------------
+
+QUIZ = """Before.
+
+{{< quiz >}}
+If $\\varepsilon$ halves, the noise scale:
+- [ ] halves
+- [x] **doubles**
+- [ ] stays
+
+Here $b$ = {{< readout scale >}}.
+{{< /quiz >}}
+
+After {{< readout epsilon >}}.
+"""
+
+
+def test_a_quiz_keeps_its_question_answers_and_explanation_with_readouts_inside():
+    parsed = parse(QUIZ)
+    assert [(d.kind, d.names, d.line) for d in parsed.directives] == [
+        ("readout", ("scale",), 13),
+        ("quiz", (), 7),
+        ("readout", ("epsilon",), 16),
+    ]
+    quiz = parsed.directives[1].quiz
+    assert quiz is not None and quiz.number == 1
+    assert "<math" in quiz.question and quiz.question.startswith("<p>If ")
+    assert [o.correct for o in quiz.options] == [False, True, False]
+    assert quiz.options[1].html == "<strong>doubles</strong>"  # inline: no paragraph around it
+    assert "<math" in quiz.explanation
+
+    def render(directive):
+        if directive.kind == "quiz":
+            return f"<quiz>{directive.quiz.explanation}</quiz>"
+        return f"<x-{directive.names[0]}>"
+
+    html = parsed.fill(render)
+    # The readout inside the quiz is filled too, and the quiz is not wrapped in a paragraph.
+    assert "<quiz><p>Here <math" in html and "= <x-scale>.</p></quiz>" in html
+    assert "<p><quiz>" not in html and "<p>After <x-epsilon>.</p>" in html
+    assert "xqzplaceholder" not in html
+
+
+def test_quizzes_on_a_page_are_numbered_in_order():
+    parsed = parse(QUIZ + "\n" + QUIZ)
+    assert [d.quiz.number for d in parsed.directives if d.quiz] == [1, 2]
+
+
+def _quiz(body: str) -> str:
+    return "Text.\n\n{{< quiz >}}\n" + body + "{{< /quiz >}}\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "Text.\n\n{{< quiz >}}\nQ?\n- [ ] a\n- [x] b\n\nE {{< readout r >}}.\n",
+            "content/ko/09-x.md:7: the quiz opened here is never closed; end it with "
+            "'{{< /quiz >}}' on a line of its own",
+        ),
+        (
+            _quiz("Q?\n\nNo answers, {{< readout r >}}.\n"),
+            "content/ko/09-x.md:7: the quiz has no answers; list them as '- [ ] wrong' and "
+            "'- [x] right', one per line, below the question",
+        ),
+        (
+            _quiz("- [x] a\n- [ ] b\n\nE {{< readout r >}}.\n"),
+            "content/ko/09-x.md:8: a quiz starts with its question; write the question "
+            "above the first answer",
+        ),
+        (
+            _quiz("Q?\n- [x] a\n\nE {{< readout r >}}.\n"),
+            "content/ko/09-x.md:7: the quiz has 1 answer(s); give between 2 and 6",
+        ),
+        (
+            _quiz("Q?\n- [x] a\n- [x] b\n\nE {{< readout r >}}.\n"),
+            "content/ko/09-x.md:7: the quiz marks 2 answers right; mark exactly one '[x]'",
+        ),
+        (
+            _quiz("Q?\n- [ ] a\n- [ ] b\n\nE {{< readout r >}}.\n"),
+            "content/ko/09-x.md:7: the quiz marks 0 answers right; mark exactly one '[x]'",
+        ),
+        (
+            _quiz("Q?\n- [ ] a\n- [v] b\n\nE {{< readout r >}}.\n"),
+            "content/ko/09-x.md:10: an answer is marked '[v]'; mark the right answer '[x]' "
+            "and the others '[ ]'",
+        ),
+        (
+            _quiz("Q?\n- [ ] a\n- [x] b\n"),
+            "content/ko/09-x.md:7: the quiz has no explanation; write it below the answers, "
+            "with the evidence as a {{< readout NAME >}}",
+        ),
+        (
+            _quiz("Q?\n- [ ] a\n- [x] b\n\nBecause 42.\n"),
+            "content/ko/09-x.md:7: the quiz's explanation quotes no evidence; put at least one "
+            "{{< readout NAME >}} from the build in it",
+        ),
+        (
+            _quiz("Q?\n- [ ] a\n- [x] b\n\n{{< chart densities >}}\n"),
+            "content/ko/09-x.md:12: a quiz holds text, inline math and readouts only; move "
+            "'{{< chart densities >}}' out of the quiz, or close the quiz first with "
+            "'{{< /quiz >}}'",
+        ),
+        (
+            "Q? {{< quiz >}}",
+            "content/ko/09-x.md:5: '{{< quiz >}}' must stand on a line of its own, and the "
+            "quiz must end with '{{< /quiz >}}' on a line of its own",
+        ),
+        (
+            "Text.\n{{< /quiz >}}\n",
+            "content/ko/09-x.md:6: '{{< /quiz >}}' closes no quiz; open one with "
+            "'{{< quiz >}}' on a line of its own",
+        ),
+    ],
+)
+def test_quiz_mistakes_name_the_file_and_line(text, message):
+    with pytest.raises(ContentError) as caught:
+        parse(text)
+    assert caught.value.message == message

@@ -242,3 +242,35 @@ def test_compute_refuses_points_outside_the_grid():
         mi.compute(epochs=10, seed=9)
     with pytest.raises(ValueError, match="epochs must be one of 1, 2, 5"):
         mi.compute(epochs=7, seed=1)
+
+
+def test_the_low_fpr_table_covers_the_grid_and_agrees_with_scikit_learn(results):
+    table = mi.summarize({f"{e}-{s}": result for (e, s), result in results.items()})
+    rows = table["low_fpr_grid"]
+    assert [row["epochs"] for row in rows] == list(mi.EPOCHS)
+    for row in rows:
+        for seed in mi.SEEDS:
+            snapshot = next(s for s in mi.training_trajectory(seed) if s.epochs == row["epochs"])
+            members, nonmembers = snapshot.member_losses, snapshot.nonmember_losses
+            labels = np.r_[np.ones(members.size), np.zeros(nonmembers.size)]
+            fpr, tpr, _ = sklearn_roc_curve(labels, -np.r_[members, nonmembers])
+            expected = tpr[fpr <= 1 / nonmembers.size + 1e-12].max()
+            assert row[f"seed_{seed}"] == pytest.approx(expected), (row["epochs"], seed)
+    # Issue 15: the TPR at the smallest FPR is not low everywhere (seed 3, 2,000 epochs).
+    assert rows[-1]["seed_3"] == pytest.approx(18 / 160)
+
+
+def test_the_per_seed_low_fpr_readouts_summarize_that_seed_of_the_table(results):
+    rows = mi.summarize({f"{e}-{s}": r for (e, s), r in results.items()})["low_fpr_grid"]
+    for (_, seed), result in results.items():
+        readouts = result["readouts"]
+        column = [row[f"seed_{seed}"] for row in rows]
+        assert readouts["seed_best_low_tpr"] == max(column)
+        best = rows[column.index(max(column))]["epochs"]
+        assert readouts["seed_best_low_tpr_epochs"] == best
+        assert readouts["seed_low_tpr_after_one_epoch"] == column[0]
+        # The MSE gap is the gap of the mean squared losses, the RMSE gap that of their roots.
+        assert readouts["mse_gap"] == pytest.approx(
+            readouts["nonmember_rmse"] ** 2 - readouts["member_rmse"] ** 2
+        )
+    assert next(iter(results.values()))["readouts"]["zero_fp_chance"] == pytest.approx(0.05)

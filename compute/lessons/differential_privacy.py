@@ -77,7 +77,7 @@ from __future__ import annotations
 import functools
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import altair as alt
 import numpy as np
@@ -137,7 +137,7 @@ DATASET_LABELS: tuple[str, str] = ("D", "D\u2032")
 """How the two datasets are named in chart rows: ``D`` and ``D′`` (U+2032 prime)."""
 
 ANSWER_UNITS: dict[str, dict[str, str]] = {
-    "count": {"ko": "개", "en": "records"},
+    "count": {"ko": "기록 수", "en": "records"},
     "mean": {"ko": "MPa", "en": "MPa"},
 }
 """The unit of the answers, which depends on the query (readout ``answer_unit``)."""
@@ -169,10 +169,36 @@ def sample_strengths(
     numpy.ndarray
         The clipped strengths in MPa, in the order they were drawn.
     """
+    clipped: FloatArray = np.clip(raw_strengths(data, seed, size), CLIP_LOWER, upper)
+    return clipped
+
+
+def raw_strengths(data: pd.DataFrame, seed: int, size: int = RECORD_COUNT) -> FloatArray:
+    """The ``size`` strengths :func:`sample_strengths` draws, before they are clipped (MPa)."""
     strengths = data[CONCRETE_TARGET].to_numpy(dtype=float)
     rows = np.random.default_rng(seed).choice(strengths.size, size=size, replace=False)
-    clipped: FloatArray = np.clip(strengths[rows], CLIP_LOWER, upper)
-    return clipped
+    drawn: FloatArray = strengths[rows]
+    return drawn
+
+
+class ClipEffect(NamedTuple):
+    """How much the clip to [:data:`CLIP_LOWER`, :data:`CLIP_UPPER`] changes the data."""
+
+    sample_max: float
+    """The largest strength drawn into ``D``, before clipping (MPa)."""
+    table_max: float
+    """The largest strength in the whole concrete table (MPa)."""
+    changed: int
+    """Drawn strengths outside the clip range: the records whose value the clip changes."""
+
+
+@functools.cache
+def clipping_effect(data_dir: Path = DATA_DIR) -> ClipEffect:
+    """How much the clip changes ``D`` (nothing, when every strength lies inside it)."""
+    data = load_concrete(data_dir)
+    drawn = raw_strengths(data, SEED)
+    outside = int(np.sum((drawn < CLIP_LOWER) | (drawn > CLIP_UPPER)))
+    return ClipEffect(float(drawn.max()), float(data[CONCRETE_TARGET].max()), outside)
 
 
 @functools.cache
@@ -281,6 +307,10 @@ def compute(*, query: str, epsilon: float, releases: int) -> dict[str, dict[str,
         "at_or_above_threshold": count_query(d, THRESHOLD),
         "threshold": THRESHOLD,
         "clip_upper": CLIP_UPPER,
+        "slots": SLOTS,
+        "max_strength": clipping_effect().sample_max,
+        "table_max_strength": clipping_effect().table_max,
+        "clipped_records": clipping_effect().changed,
     }
     datasets: dict[str, list[dict[str, Any]]] = {
         "densities": [
@@ -334,6 +364,7 @@ GRID = Grid(
 )
 
 _RECORDS = {"ko": "개", "en": "records"}
+_RECORD = {"ko": "개", "en": "record"}
 _MPA = {"ko": "MPa", "en": "MPa"}
 
 # Readouts measured in the query's unit (true_answer ... latest_release) carry
@@ -401,6 +432,28 @@ READOUTS: tuple[Readout, ...] = (
         "threshold", {"ko": "개수 질의의 기준", "en": "Threshold of the count query"}, ".4g", _MPA
     ),
     Readout("clip_upper", {"ko": "자르기 상한", "en": "Clipping bound"}, ".4g", _MPA),
+    Readout(
+        "slots", {"ko": "공개된 칸 수 (기록 수 상한)", "en": "Public slots (cap on records)"}, "d"
+    ),
+    Readout(
+        "max_strength",
+        {"ko": "뽑은 강도의 최댓값 (자르기 전)", "en": "Largest strength drawn (before clipping)"},
+        ".1f",
+        _MPA,
+    ),
+    Readout(
+        "table_max_strength",
+        {"ko": "전체 표의 최대 강도", "en": "Largest strength in the whole table"},
+        ".1f",
+        _MPA,
+    ),
+    Readout(
+        "clipped_records",
+        {"ko": "자르기로 값이 바뀐 기록 수", "en": "Records the clip changes"},
+        "d",
+        _RECORDS,
+        unit_one=_RECORD,
+    ),
 )
 
 

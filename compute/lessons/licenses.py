@@ -106,8 +106,8 @@ GRID = Grid(
             "adapt",
             {"ko": "결합 방식", "en": "Combination"},
             value_labels={
-                "ko": ("단순 묶음 (수정 없음)", "하나의 변경물 (예: 미세조정 모델)"),
-                "en": ("Collection (unmodified)", "One adaptation (e.g. a fine-tuned model)"),
+                "ko": ("단순 묶음 (수정 없음)", "변경 (모델 미세조정, 코드 수정)"),
+                "en": ("Collection (unmodified)", "Adapted (model fine-tuned, code changed)"),
             },
         ),
     )
@@ -145,13 +145,85 @@ NOT_APPLICABLE: Text = {
 }
 
 
+WORKS: dict[str, Text] = {
+    "weights": {"ko": "가중치", "en": "weights"},
+    "code": {"ko": "코드", "en": "code"},
+}
+"""The two adapted works a shared adaptation consists of, each under its own licence."""
+
+
 def _adaptation_text(verdict: Verdict, share: bool, combination: str) -> dict[str, str]:
     if not share or combination != "adapt":
         return _both(NOT_APPLICABLE)
-    count = len(verdict.adaptation_licenses)
-    if not count:
+    weights, code = len(verdict.adaptation_licenses), len(verdict.code_licenses)
+    if not weights and not code:
         return {"ko": "표에 맞는 라이선스 없음", "en": "no licence in the table fits"}
-    return {"ko": f"아래 {count}개", "en": f"the {count} listed below"}
+    return {
+        "ko": f"가중치 {weights}개, 코드 {code}개 (아래 표)",
+        "en": f"{weights} for the weights, {code} for the code (listed below)",
+    }
+
+
+def adaptation_rows(verdict: Verdict) -> list[dict[str, Any]]:
+    """The licences the shared weights and the shared code may carry, one row each."""
+    return [
+        {
+            "work": _both(WORKS[work]),
+            "license": license_id,
+            "kind": _both(KIND_LABELS[rule(license_id).kind]),
+        }
+        for work, licenses in (
+            ("weights", verdict.adaptation_licenses),
+            ("code", verdict.code_licenses),
+        )
+        for license_id in licenses
+    ]
+
+
+CASES: dict[str, dict[str, Any]] = {
+    "apache_model_gpl_code": {
+        "data": "CC0-1.0",
+        "model": "Apache-2.0",
+        "code": "GPL-3.0-only",
+        "commercial": True,
+        "share": True,
+        "combination": "adapt",
+    },
+    "sa_data_nc_model": {
+        "data": "CC-BY-SA-4.0",
+        "model": "CC-BY-NC-4.0",
+        "code": "MIT",
+        "commercial": False,
+        "share": True,
+        "combination": "adapt",
+    },
+    "nd_model_shared": {
+        "data": "CC0-1.0",
+        "model": "CC-BY-ND-4.0",
+        "code": "MIT",
+        "commercial": False,
+        "share": True,
+        "combination": "adapt",
+    },
+}
+"""Fixed situations the page's questions quote, whatever the controls show: readouts
+``case_<name>`` (the verdict) and ``case_<name>_weights`` / ``_code`` (what each work may
+carry)."""
+
+
+def _licence_names(licenses: tuple[str, ...]) -> dict[str, str]:
+    return {lang: ", ".join(licenses) or NONE_TEXT[lang] for lang in ("ko", "en")}
+
+
+def case_readouts() -> dict[str, Any]:
+    """The verdicts of :data:`CASES`, the same at every grid point."""
+    readouts: dict[str, Any] = {}
+    for name, point in CASES.items():
+        verdict = evaluate(**point)
+        readouts[f"case_{name}"] = _both(STATUS_LABELS[verdict.status])
+        readouts[f"case_{name}_weights"] = _licence_names(verdict.adaptation_licenses)
+        readouts[f"case_{name}_code"] = _licence_names(verdict.code_licenses)
+    return readouts
 
 
 def compute(
@@ -174,13 +246,11 @@ def compute(
             "condition_count": len(verdict.conditions),
             "license_count": len(LICENSES),
             "combination_count": len(GRID),
+            **case_readouts(),
         },
         "datasets": {
             **verdict_rows(verdict, licenses),
-            "adaptation": [
-                {"license": license_id, "kind": _both(KIND_LABELS[rule(license_id).kind])}
-                for license_id in verdict.adaptation_licenses
-            ],
+            "adaptation": adaptation_rows(verdict),
             "status": [{"status": verdict.status}],
         },
     }
@@ -291,8 +361,8 @@ EXAMPLES: tuple[Example, ...] = (
             "combination": "adapt",
         },
         {
-            "ko": "BY-SA 모델과 BY-NC 자료를 하나로 합쳐 연구용으로 공개",
-            "en": "Merge a BY-SA model with BY-NC material into one work and publish it for "
+            "ko": "BY-SA 모델을 미세조정하고 BY-NC 학습 코드를 고쳐 둘 다 연구용으로 공개",
+            "en": "Fine-tune a BY-SA model, change BY-NC training code, and publish both for "
             "research",
         },
     ),
@@ -343,16 +413,20 @@ EXAMPLES: tuple[Example, ...] = (
 
 
 def example_rows() -> list[dict[str, Any]]:
-    """The worked examples with the status and first reason :func:`evaluate` gives them."""
+    """The worked examples with the status and main reason :func:`evaluate` gives them.
+
+    The main reason is the first one that says more than "no conflict", when there is one.
+    """
     rows = []
     for example in EXAMPLES:
         point = dict(example.point)
         verdict = evaluate(point.pop("data"), point.pop("model"), point.pop("code"), **point)
+        main = next((r for r in verdict.reasons if r.rule != "no_conflict"), verdict.reasons[0])
         rows.append(
             {
                 "story": _both(example.story),
                 "status": _both(STATUS_LABELS[verdict.status]),
-                "why": _both(verdict.reasons[0].text),
+                "why": _both(main.text),
             }
         )
     return rows
@@ -385,19 +459,44 @@ READOUTS = (
     Readout("status", {"ko": "판정", "en": "Verdict"}, announce=True),
     Readout(
         "adaptation_licenses",
-        {"ko": "변경물에 붙일 수 있는 라이선스", "en": "Licences the adaptation may carry"},
+        {
+            "ko": "공유하는 가중치와 코드에 붙일 수 있는 라이선스",
+            "en": "Licences the shared weights and code may carry",
+        },
     ),
     Readout("condition_count", {"ko": "조건 수", "en": "Number of conditions"}, format="d"),
     Readout("license_count", {"ko": "라이선스 수", "en": "Number of licences"}, format="d"),
     Readout("combination_count", {"ko": "조합 수", "en": "Number of combinations"}, format=",d"),
+    *(
+        Readout(
+            f"case_{name}{suffix}",
+            {"ko": f"{label['ko']} 예{what['ko']}", "en": f"{label['en']} case{what['en']}"},
+        )
+        for name, label in {
+            "apache_model_gpl_code": {"ko": "Apache 모델·GPL 코드", "en": "Apache model, GPL code"},
+            "sa_data_nc_model": {"ko": "BY-SA 데이터·BY-NC 모델", "en": "BY-SA data, BY-NC model"},
+            "nd_model_shared": {"ko": "BY-ND 모델 공유", "en": "Shared BY-ND model"},
+        }.items()
+        for suffix, what in {
+            "": {"ko": ": 판정", "en": ": verdict"},
+            "_weights": {"ko": ": 가중치 라이선스", "en": ": licences for the weights"},
+            "_code": {"ko": ": 코드 라이선스", "en": ": licences for the code"},
+        }.items()
+    ),
 )
 TABLES = (
     Table(
         "adaptation",
-        (_column("license", "라이선스", "Licence"), _column("kind", "종류", "Kind")),
+        (
+            _column("work", "저작물", "Work"),
+            _column("license", "라이선스", "Licence"),
+            _column("kind", "종류", "Kind"),
+        ),
         {
-            "ko": "공유하는 변경물에 붙일 수 있는 라이선스 (모든 부분이 받아들이는 것)",
-            "en": "Licences a shared adaptation may carry (every part's licence accepts them)",
+            "ko": "공유하는 가중치와 코드에 붙일 수 있는 라이선스 "
+            "(각자의 라이선스가 받아들이는 것)",
+            "en": "Licences the shared weights and code may carry (each one's own licence "
+            "accepts them)",
         },
         row_headers=True,
         empty={"ko": "없음", "en": "none"},

@@ -87,6 +87,7 @@ import functools
 import itertools
 import math
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import altair as alt
@@ -129,7 +130,7 @@ from compute.mlp import (
     rmse,
     train_with_snapshots,
 )
-from privacy_explorer.lesson import Chart, Grid, Param, Readout, chart_number
+from privacy_explorer.lesson import Chart, Column, Grid, Param, Readout, Table, chart_number
 
 DATA_FILES: tuple[str, ...] = ("concrete.csv",)
 
@@ -249,6 +250,8 @@ def compute(*, epochs: int, seed: int) -> dict[str, dict[str, Any]]:
 
     trajectory = training_trajectory(seed)
     aucs = [auc(loss_scores(s.member_losses), loss_scores(s.nonmember_losses)) for s in trajectory]
+    low_tprs = [low_fpr_tpr(s) for s in trajectory]
+    best_low = int(np.argmax(low_tprs))
     spread = chance_auc_spread(member_count, nonmember_count)
     best = int(np.argmax(aucs))
     report = data.deduplication
@@ -271,6 +274,7 @@ def compute(*, epochs: int, seed: int) -> dict[str, dict[str, Any]]:
         "member_rmse": rmse(members),
         "nonmember_rmse": rmse(nonmembers),
         "rmse_gap": rmse(nonmembers) - rmse(members),
+        "mse_gap": float(np.mean(nonmembers) - np.mean(members)),
         "member_median_loss": float(np.median(members)),
         "nonmember_median_loss": float(np.median(nonmembers)),
         "auc": attack_auc,
@@ -285,6 +289,11 @@ def compute(*, epochs: int, seed: int) -> dict[str, dict[str, Any]]:
         "nonmembers_needed": math.ceil(1.0 / TARGET_FPR - 1e-9),
         "zero_fpr_bound": zero_fpr_upper_bound(nonmember_count, CONFIDENCE),
         "confidence": CONFIDENCE,
+        "zero_fp_chance": 1.0 - CONFIDENCE,
+        "seed": seed,
+        "seed_best_low_tpr": low_tprs[best_low],
+        "seed_best_low_tpr_epochs": trajectory[best_low].epochs,
+        "seed_low_tpr_after_one_epoch": low_tprs[0],
         "histogram_quantile": HISTOGRAM_QUANTILE,
         "histogram_upper": histogram.upper,
         "histogram_width": float(histogram.edges[1] - histogram.edges[0]),
@@ -317,6 +326,25 @@ def compute(*, epochs: int, seed: int) -> dict[str, dict[str, Any]]:
         ],
     }
     return {"readouts": readouts, "datasets": datasets}
+
+
+def low_fpr_tpr(snapshot: Snapshot) -> float:
+    """The loss attack's TPR at the smallest measurable FPR, one non-member over all."""
+    members, nonmembers = snapshot.member_losses, snapshot.nonmember_losses
+    return max_tpr_at_fpr(loss_scores(members), loss_scores(nonmembers), 1.0 / nonmembers.size)
+
+
+def summarize(results: Mapping[str, dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """The TPR at the smallest FPR for every number of epochs (rows) and seed (columns)."""
+    by_point = {
+        (r["readouts"]["epochs"], r["readouts"]["seed"]): r["readouts"]["tpr_at_smallest_fpr"]
+        for r in results.values()
+    }
+    rows = [
+        {"epochs": epochs, **{f"seed_{seed}": by_point[epochs, seed] for seed in SEEDS}}
+        for epochs in EPOCHS
+    ]
+    return {"low_fpr_grid": rows}
 
 
 # --- What the page shows ------------------------------------------------------
@@ -367,8 +395,20 @@ READOUTS: tuple[Readout, ...] = (
     Readout("input_count", {"ko": "입력 변수 수", "en": "Inputs"}, "d"),
     Readout("hidden_units", {"ko": "은닉 유닛 수", "en": "Hidden units"}, "d"),
     Readout("parameter_count", {"ko": "가중치와 편향의 수", "en": "Weights and biases"}, ",d"),
-    Readout("max_epochs", {"ko": "가장 긴 학습", "en": "Longest training"}, ",d"),
-    Readout("epochs", {"ko": "지금의 에포크 수", "en": "Current epochs"}, ",d"),
+    Readout(
+        "max_epochs",
+        {"ko": "가장 긴 학습", "en": "Longest training"},
+        ",d",
+        {"ko": "에포크", "en": "epochs"},
+        unit_one={"ko": "에포크", "en": "epoch"},
+    ),
+    Readout(
+        "epochs",
+        {"ko": "지금의 에포크 수", "en": "Current epochs"},
+        ",d",
+        {"ko": "에포크", "en": "epochs"},
+        unit_one={"ko": "에포크", "en": "epoch"},
+    ),
     Readout("member_rmse", {"ko": "포함 표본의 RMSE", "en": "Member RMSE"}, ".2f", _MPA),
     Readout("nonmember_rmse", {"ko": "미포함 표본의 RMSE", "en": "Non-member RMSE"}, ".2f", _MPA),
     Readout(
@@ -437,6 +477,44 @@ READOUTS: tuple[Readout, ...] = (
     ),
     Readout("confidence", {"ko": "신뢰 수준", "en": "Confidence level"}, ".0%"),
     Readout(
+        "zero_fp_chance",
+        {
+            "ko": "그 상한의 FPR에서 거짓 양성이 0번일 확률",
+            "en": "Chance of 0 false positives at that bound",
+        },
+        ".0%",
+    ),
+    Readout(
+        "mse_gap",
+        {"ko": "MSE의 차이 (미포함 − 포함)", "en": "MSE gap (non-members − members)"},
+        ",.4g",
+        _MPA2,
+    ),
+    Readout("seed", {"ko": "지금의 시드", "en": "Current seed"}, "d"),
+    Readout(
+        "seed_best_low_tpr",
+        {
+            "ko": "이 시드의 가장 작은 FPR에서 가장 높은 TPR",
+            "en": "Highest TPR at the smallest FPR for this seed",
+        },
+        ".3%",
+    ),
+    Readout(
+        "seed_best_low_tpr_epochs",
+        {"ko": "그때의 에포크 수", "en": "Epochs at that TPR"},
+        ",d",
+        {"ko": "에포크", "en": "epochs"},
+        unit_one={"ko": "에포크", "en": "epoch"},
+    ),
+    Readout(
+        "seed_low_tpr_after_one_epoch",
+        {
+            "ko": "1 에포크 뒤 가장 작은 FPR에서의 TPR",
+            "en": "TPR at the smallest FPR after 1 epoch",
+        },
+        ".3%",
+    ),
+    Readout(
         "histogram_quantile",
         {
             "ko": "같은 폭 구간에 들어가는 손실의 최소 비율",
@@ -454,7 +532,13 @@ READOUTS: tuple[Readout, ...] = (
     Readout(
         "peak_auc", {"ko": "이 시드의 가장 높은 AUC", "en": "Highest AUC for this seed"}, ".3f"
     ),
-    Readout("peak_epochs", {"ko": "그때의 에포크 수", "en": "Epochs at the highest AUC"}, ",d"),
+    Readout(
+        "peak_epochs",
+        {"ko": "그때의 에포크 수", "en": "Epochs at the highest AUC"},
+        ",d",
+        {"ko": "에포크", "en": "epochs"},
+        unit_one={"ko": "에포크", "en": "epoch"},
+    ),
     Readout("final_auc", {"ko": "마지막 에포크의 AUC", "en": "AUC after the last epoch"}, ".3f"),
     Readout(
         "epoch_steps",
@@ -740,6 +824,24 @@ def roc_chart(lang: str) -> alt.LayerChart:
     layers = layered(diagonal, diagonal_label, curve, point, point_label)
     return titled(layers, text["title"], width=ROC_SIZE, height=ROC_SIZE)
 
+
+TABLES: tuple[Table, ...] = (
+    Table(
+        "low_fpr_grid",
+        (
+            Column("epochs", {"ko": "에포크", "en": "Epochs"}, ",d"),
+            *(
+                Column(f"seed_{seed}", {"ko": f"시드 {seed}", "en": f"Seed {seed}"}, ".2%")
+                for seed in SEEDS
+            ),
+        ),
+        {
+            "ko": "가장 작은 FPR(미포함 표본 하나)에서의 TPR: 모든 에포크와 시드",
+            "en": "TPR at the smallest FPR (one non-member): every number of epochs and seed",
+        },
+        row_headers=True,
+    ),
+)
 
 CHARTS: tuple[Chart, ...] = (
     Chart(

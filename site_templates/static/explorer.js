@@ -462,3 +462,22 @@
   }
   report();
 })();
+
+/* Predict-then-reveal questions: CSS already reveals the explanation when an answer is
+ * picked; this marks the pick for browsers without :has and says the verdict to screen
+ * readers. Nothing leaves the page and nothing is stored.
+ */
+(function () {
+  "use strict";
+  document.querySelectorAll("[data-quiz]").forEach(function (quiz) {
+    quiz.addEventListener("change", function (event) {
+      var input = event.target;
+      if (!input || input.type !== "radio") return;
+      var right = input.hasAttribute("data-right");
+      quiz.setAttribute("data-answered", right ? "right" : "wrong");
+      var verdict = quiz.querySelector(right ? ".quiz-verdict-right" : ".quiz-verdict-wrong");
+      var status = quiz.querySelector("[data-quiz-status]");
+      if (verdict && status) status.textContent = verdict.textContent;
+    });
+  });
+})();
