@@ -79,6 +79,10 @@ def test_no_page_scrolls_sideways_and_chart_text_stays_readable(
             )
             for chart in layout["charts"]:
                 assert chart["texts"] > 0, f"{where}: chart {chart['chart']} shows no text"
+                assert 0 < chart["drawn"] <= chart["box"], (
+                    f"{where}: chart {chart['chart']} is {chart['drawn']} px wide in a "
+                    f"{chart['box']} px box"
+                )
                 assert chart["smallest"] >= MIN_FONT_SIZE - 0.01, (
                     f"{where}: chart {chart['chart']} draws text at {chart['smallest']:.1f} px"
                 )
