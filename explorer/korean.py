@@ -110,7 +110,8 @@ UNIT_READINGS = {
 
 _SKIPPED = " \u00a0\u202f」』)]}’”'\"〉》."
 """Closing marks and spaces after a value, which are not read."""
-_NUMBER = re.compile(r"(\d[\d,]*)(?:\.(\d+))?$")
+_NUMBER = re.compile(r"([0-9][0-9,]*)(?:\.([0-9]+))?$")
+r"""A number at the end of a value: ASCII digits only, like ``\d`` in the runtime's twin."""
 
 
 def _syllable_sound(syllable: str) -> FinalSound:
