@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from privacy_explorer import charts as chart_tools
-from privacy_explorer import embed, publish
+from privacy_explorer import embed, korean, publish
 from privacy_explorer import fonts as font_tools
 from privacy_explorer.errors import (
     ComputeError,
@@ -309,6 +309,32 @@ def _check_tables(
                         ) from None
 
 
+def _check_particles(planned: PlannedLesson, run: GridRun, root: Path) -> None:
+    """Every readout with a particle can be read aloud at every grid point, so the page never
+    has to guess the particle's form (``{{< readout NAME 가 >}}``; see korean.py)."""
+    module = planned.module
+    if module is None:
+        return
+    for lang, parsed in planned.parsed.items():
+        for directive in parsed.directives:
+            if directive.kind != "readout" or not directive.particle:
+                continue
+            name = directive.names[0]
+            readout = module.readouts[name]
+            texts = {
+                readout.text(result["readouts"][name], lang) for result in run.results.values()
+            }
+            for text in sorted(texts):
+                try:
+                    korean.particle(directive.particle).after(text)
+                except ValueError as exc:
+                    raise ContentError(
+                        f"{location(parsed.path, directive.line, root)}: the particle after "
+                        f"readout '{name}' depends on how its value is read, but {exc}; "
+                        "drop the particle or rephrase the sentence"
+                    ) from None
+
+
 def site_path(lang: str, name: str) -> str:
     """Where page ``name`` in ``lang`` lives: the first language at the root, others in a folder."""
     return name if lang == LANGUAGES[0] else f"{lang}/{name}"
@@ -406,6 +432,7 @@ def render_site(
         run, summary = _run_lesson(project, item, report, reporter, settings)
         if run is not None:
             _check_tables(item, run, summary, root)
+            _check_particles(item, run, root)
         result: dict[str, Any] = {"readouts": {}, "datasets": {}}
         by_lang = {
             lang: _chart_specs(item, run, summary, lang, root) if run else {} for lang in LANGUAGES

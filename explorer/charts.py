@@ -38,6 +38,17 @@ VEGA_LITE_VERSION = "6.4"
 VL_CONVERT_VERSION = importlib.metadata.version("vl-convert-python")
 """Part of every cached SVG's and bundle's key."""
 SVG = "{http://www.w3.org/2000/svg}"
+MIN_FONT_SIZE = 11
+"""The smallest chart text, in CSS pixels at the chart's own scale (a phone's included)."""
+TEXT_SIZES = {
+    "axis": {"labelFontSize": 11, "titleFontSize": 12},
+    "legend": {"labelFontSize": 11, "titleFontSize": 12},
+    "header": {"labelFontSize": 11, "titleFontSize": 12},
+    "title": {"fontSize": 14, "subtitleFontSize": 12},
+    "text": {"fontSize": 11},
+}
+"""Vega-Lite's text sizes raised to at least :data:`MIN_FONT_SIZE` (its defaults are 10 and 11)."""
+CONCAT_KEYS = ("hconcat", "vconcat", "concat", "facet", "repeat")
 
 
 @dataclass(frozen=True)
@@ -85,6 +96,7 @@ def chart_spec(chart: Chart, lang: str, grid: Grid, module_path: Path, root: Pat
         ) from exc
     spec.pop("datasets", None)
     _use_shipped_font(spec, where)
+    _readable_text(spec, where)
     # Vega puts the description into the live SVG's aria-label, for screen readers.
     spec.setdefault("description", chart.description[lang])
     if "values" in json.dumps(spec.get("data", {})):
@@ -133,6 +145,53 @@ def _use_shipped_font(spec: dict[str, Any], where: str) -> None:
                 )
     config = spec.setdefault("config", {})
     config["font"] = TEXT_FAMILY
+
+
+def _readable_text(spec: dict[str, Any], where: str) -> None:
+    """Raise every default text size to :data:`MIN_FONT_SIZE`; refuse a smaller size set by hand.
+
+    The live chart is drawn at its own scale (it takes the container's width rather than
+    shrinking, see :func:`responsive`), so these are the sizes a reader sees.
+    """
+    for node in _walk(spec):
+        for key, value in node.items():
+            small = isinstance(value, int | float) and value < MIN_FONT_SIZE
+            if key.endswith(("fontSize", "FontSize")) and small:
+                raise ModuleError(
+                    f"{where}: {key}={value} is too small to read on a phone; "
+                    f"use at least {MIN_FONT_SIZE}"
+                )
+    config = spec.setdefault("config", {})
+    for part, sizes in TEXT_SIZES.items():
+        settings = config.setdefault(part, {})
+        for key, size in sizes.items():
+            settings[key] = max(size, settings.get(key, size))
+
+
+def responsive(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """The page's version of ``spec``: a single or layered chart takes its container's width.
+
+    Vega then lays the chart out again at the width it is given, so its text keeps its size
+    on a phone instead of shrinking with the picture. The static SVG keeps the fixed width
+    (it has no container to measure). Side-by-side charts (concat, facet, repeat) cannot take
+    a container's width in Vega-Lite: they keep theirs and scroll inside their box.
+    """
+    page = copy.deepcopy(dict(spec))
+    if is_responsive(page):
+        page["width"] = "container"
+        page["autosize"] = {"type": "fit-x", "contains": "padding"}
+    return page
+
+
+def is_responsive(spec: Mapping[str, Any]) -> bool:
+    """Whether :func:`responsive` lets ``spec`` take its container's width.
+
+    A chart whose ``usermeta`` holds ``{"fixedWidth": true}`` keeps its own width (a square
+    plot, say; ``compute.lessons.style.fixed_width``).
+    """
+    fixed = isinstance(spec.get("usermeta"), dict) and spec["usermeta"].get("fixedWidth") is True
+    sized = isinstance(spec.get("width"), int | float)
+    return sized and not fixed and not any(key in spec for key in CONCAT_KEYS)
 
 
 def with_data(

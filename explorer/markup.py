@@ -8,6 +8,10 @@ Authors write ordinary Markdown plus:
 * ``{{< readout NAME >}}`` inside a sentence;
 * ``{{< quiz >}}`` ... ``{{< /quiz >}}`` around a predict-then-reveal question
   (see :mod:`privacy_explorer.quiz`).
+* ``{{< readout NAME >}}`` inside a sentence, and ``{{< readout NAME 가 >}}`` for a
+  readout followed by a Korean particle whose form depends on the value (이/가, 을/를,
+  으로/로, …; see ``privacy_explorer.korean``), optionally after closing marks
+  (``{{< readout NAME 」와 >}}``).
 
 Math and directives are cut out before Markdown runs (so Markdown never mangles
 them), replaced by placeholder words, and put back afterwards. Code spans and
@@ -19,6 +23,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from html import escape as html_escape
+from html import unescape as html_unescape
 from pathlib import Path
 
 import markdown
@@ -26,12 +32,15 @@ from latex2mathml.converter import convert as latex_to_mathml
 from markdown.extensions.toc import slugify_unicode
 
 from privacy_explorer.errors import ContentError, location
+from privacy_explorer.korean import particle as known_particle
 from privacy_explorer.quiz import QUIZ_END, QUIZ_START, Quiz, QuizOption, split_quiz
 
 DIRECTIVE = re.compile(r"\{\{<\s*(?P<kind>[A-Za-z_]+)(?P<args>[^>]*?)\s*>\}\}")
 BLOCK_KINDS = ("controls", "chart", "table")
 INLINE_KINDS = ("readout",)
 INLINE_MATH = re.compile(r"(?<![\\$])\$(?=[^\s$])(?P<tex>(?:\\.|[^$\\\n])+?)(?<=\S)\$(?!\d)")
+PARTICLE_OPTION = re.compile(r"(?P<marks>[」』)\]’”'\"]*)(?P<particle>[가-힣]+)")
+"""A readout's particle option: closing marks that follow the value, then the particle."""
 CODE_SPAN = re.compile(r"(`+).+?\1")
 FENCE = re.compile(r"^\s*(```|~~~)")
 ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(\s|$)")
@@ -55,6 +64,10 @@ class Directive:
     """1-based line in the Markdown file."""
     quiz: Quiz | None = None
     """A quiz's question, answers and explanation (its readouts are directives of their own)."""
+    particle: str = ""
+    """A readout's Korean particle as the author wrote it (``가``); the build picks its form."""
+    marks: str = ""
+    """Closing marks (``」``) between a readout and its particle."""
 
 
 @dataclass(frozen=True)
@@ -174,11 +187,35 @@ class _Extractor:
             raise ContentError(f"{where}: unknown directive '{kind}'; use one of: {known}")
         if kind in BLOCK_KINDS and not block:
             raise ContentError(f"{where}: '{{{{< {kind} ... >}}}}' must stand on a line of its own")
+        if kind == "readout" and len(names) == 2:
+            return self.placeholder(self._readout_with_particle(names, index))
         if kind in ("chart", "table", "readout") and len(names) != 1:
+            more = " or {{< readout NAME 가 >}}" if kind == "readout" else ""
             raise ContentError(
-                f"{where}: '{kind}' takes exactly one name, e.g. {{{{< {kind} NAME >}}}}"
+                f"{where}: '{kind}' takes exactly one name, e.g. {{{{< {kind} NAME >}}}}{more}"
             )
         return self.placeholder(Directive(kind, names, self.first_line + index))
+
+    def _readout_with_particle(self, args: tuple[str, ...], index: int) -> Directive:
+        """``{{< readout NAME 가 >}}``: a readout and the particle that must agree with it."""
+        where = f"{self.where(index)}: readout '{args[0]}'"
+        option = PARTICLE_OPTION.fullmatch(args[1])
+        if option is None:
+            raise ContentError(
+                f"{where}: '{args[1]}' is not a particle; write the particle in Hangul, after "
+                "closing marks if any: {{< readout NAME 가 >}} or {{< readout NAME 」와 >}}"
+            )
+        try:
+            known_particle(option.group("particle"))
+        except ValueError as exc:
+            raise ContentError(f"{where}: {exc}") from None
+        return Directive(
+            "readout",
+            (args[0],),
+            self.first_line + index,
+            particle=option.group("particle"),
+            marks=option.group("marks"),
+        )
 
     def inline(self, text: str, index: int) -> str:
         """Math, readouts and escaped dollars in one line, outside code spans."""
@@ -324,6 +361,25 @@ class _Extractor:
         return end
 
 
+MARKDOWN_TABLE = re.compile(r"<table>.*?</table>", re.DOTALL)
+HEADER_CELL = re.compile(r"<th[^>]*>(.*?)</th>", re.DOTALL)
+
+
+def _scrolling_table(match: re.Match[str]) -> str:
+    """A Markdown table in a box that scrolls sideways on a narrow screen (not the page).
+
+    The box takes the keyboard focus, so it can be scrolled without a mouse, and is a region
+    named by the table's column headings, so a screen reader says what it holds.
+    """
+    cells = (TOKEN_PATTERN.sub("", cell) for cell in HEADER_CELL.findall(match[0]))
+    headings = [html_unescape(re.sub(r"<[^>]+>", "", cell)).strip() for cell in cells]
+    label = " · ".join(heading for heading in headings if heading)
+    return (
+        f'<div class="table-scroll" tabindex="0" role="region" aria-label="{html_escape(label)}">'
+        f"{match[0]}</div>"
+    )
+
+
 def parse_markdown(
     path: Path, body: str, first_line: int, root: Path | None = None
 ) -> ParsedMarkdown:
@@ -356,6 +412,7 @@ def parse_markdown(
         ),
         html,
     )
+    html = MARKDOWN_TABLE.sub(_scrolling_table, html)
     headings = tuple(
         (item["id"], item["name"])
         for item in md.toc_tokens  # type: ignore[attr-defined]

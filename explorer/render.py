@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import jinja2
 
-from privacy_explorer.charts import ChartSpec, with_data
+from privacy_explorer import korean
+from privacy_explorer.charts import ChartSpec, is_responsive, responsive, with_data
 from privacy_explorer.lesson import Grid, Table
 from privacy_explorer.markup import Directive, ParsedMarkdown
 from privacy_explorer.modules import LessonModule
@@ -353,7 +354,7 @@ def render_directive(
     if directive.kind == "chart":
         name = directive.names[0]
         spec = specs[name]
-        full = with_data(spec.spec, default_rows(spec, result, summary))
+        full = with_data(responsive(spec.spec), default_rows(spec, result, summary))
         chart = module.charts[name]
         return str(
             components.chart(  # type: ignore[attr-defined]
@@ -362,6 +363,7 @@ def render_directive(
                 svg_href[name],
                 chart.description[lang],
                 context.strings["chart_fallback"],
+                not is_responsive(spec.spec),
             )
         )
     if directive.kind == "quiz":
@@ -370,8 +372,16 @@ def render_directive(
     name = directive.names[0]
     readout = module.readouts[name]
     text = readout.text(result["readouts"][name], lang)
-    return str(
+    html = str(
         components.readout(name, text, readout.label[lang], readout.announce)  # type: ignore[attr-defined]
+    )
+    if not directive.particle:
+        return html
+    chosen = korean.particle(directive.particle)
+    return str(
+        components.readout_with_particle(  # type: ignore[attr-defined]
+            html, directive.marks, chosen, chosen.after(text)
+        )
     )
 
 

@@ -106,8 +106,8 @@ from compute.lessons.style import (
     INK,
     LIGHT_GREY,
     VALUE_SIZE,
-    WIDTH,
     Baseline,
+    across,
     in_language,
     integer_axis,
     layered,
@@ -459,6 +459,9 @@ READOUTS: tuple[Readout, ...] = (
 
 # --- Charts -------------------------------------------------------------------
 
+BAND_MARGIN = 24
+"""Pixels of room between the outermost data (or the ±ε band) and the plot's top and bottom."""
+
 _TEXT: dict[str, dict[str, dict[str, str]]] = {
     "densities": {
         "title": {
@@ -505,8 +508,8 @@ def densities_chart(lang: str) -> alt.Chart:
         .encode(
             x=alt.X("x:Q", title=text["x"], scale=alt.Scale(zero=False, nice=False)),
             y=alt.Y("density:Q", title=text["y"]),
-            color=alt.Color("dataset:N", scale=colour, legend=legend),
-            strokeDash=alt.StrokeDash("dataset:N", scale=dash, legend=legend),
+            color=alt.Color("dataset:N", title=text["legend"], scale=colour, legend=legend),
+            strokeDash=alt.StrokeDash("dataset:N", title=text["legend"], scale=dash, legend=legend),
         )
     )
     return titled(lines, text["title"])
@@ -516,14 +519,19 @@ def log_ratio_chart(lang: str) -> alt.LayerChart:
     """The log density ratio over the answers, inside the shaded ±ε band."""
     text = in_language(_TEXT["log_ratio"], lang)
     y_title = text["y"]
+    # Room above and below the band, so that it reads as a band inside the plot and the
+    # curve that runs along its edges stays clear of the plot's frame.
+    y_scale = alt.Scale(padding=BAND_MARGIN)
     bounds = alt.Chart(alt.Data(name="bounds"))
     band = (
         bounds.transform_aggregate(lower="min(bound)", upper="max(bound)")
         .mark_rect(color=GREY, opacity=0.25)
-        .encode(y=alt.Y("lower:Q", title=y_title), y2="upper:Q")
+        .encode(
+            y=alt.Y("lower:Q", title=y_title, scale=y_scale), y2=alt.Y2("upper:Q", title=y_title)
+        )
     )
     edges = bounds.mark_rule(color=INK, strokeDash=GUIDE_DASH).encode(
-        y=alt.Y("bound:Q", title=y_title)
+        y=alt.Y("bound:Q", title=y_title, scale=y_scale)
     )
     # Each edge is labelled just inside the band, at the right end of the plot.
     placements: tuple[tuple[str, str, Baseline, int], ...] = (
@@ -533,9 +541,15 @@ def log_ratio_chart(lang: str) -> alt.LayerChart:
     edge_labels = [
         bounds.transform_filter(f"datum.bound {side} 0")
         .mark_text(
-            align="right", baseline=baseline, dx=-4, dy=offset, color=INK, fontSize=VALUE_SIZE
+            align="right",
+            baseline=baseline,
+            dx=-4,
+            dy=offset,
+            x=across(1),
+            color=INK,
+            fontSize=VALUE_SIZE,
         )
-        .encode(y=alt.Y("bound:Q", title=y_title), x=alt.value(WIDTH), text=alt.value(label))
+        .encode(y=alt.Y("bound:Q", title=y_title, scale=y_scale), text=alt.value(label))
         for side, label, baseline, offset in placements
     ]
     curve = (
@@ -543,7 +557,7 @@ def log_ratio_chart(lang: str) -> alt.LayerChart:
         .mark_line(color=BLUE, strokeWidth=2)
         .encode(
             x=alt.X("x:Q", title=text["x"], scale=alt.Scale(zero=False, nice=False)),
-            y=alt.Y("log_ratio:Q", title=y_title),
+            y=alt.Y("log_ratio:Q", title=y_title, scale=y_scale),
         )
     )
     return titled(layered(band, edges, *edge_labels, curve), text["title"])
@@ -562,6 +576,9 @@ def releases_chart(lang: str) -> alt.LayerChart:
         scale=alt.Scale(domain=[0.5, MAX_RELEASES + 0.5], nice=False, zero=False),
         axis=integer_axis(range(1, MAX_RELEASES + 1)),
     )
+    # Room below and above the data, so that a true answer at the edge of the data (q(D′)
+    # below every release, say) is drawn as a line of its own, not over the axis.
+    y_scale = alt.Scale(zero=False, padding=BAND_MARGIN)
     base = alt.Chart(alt.Data(name="releases"))
     truth = (
         base.transform_aggregate(q_d="max(true_answer)", q_d_prime="max(neighbour_answer)")
@@ -569,17 +586,19 @@ def releases_chart(lang: str) -> alt.LayerChart:
         .transform_calculate(line=f"datum.which === 'q_d' ? '{labels[0]}' : '{labels[1]}'")
         .mark_rule(strokeWidth=1.5)
         .encode(
-            y=alt.Y("value:Q", title=y_title, scale=alt.Scale(zero=False)),
-            color=alt.Color("line:N", scale=colour, legend=legend),
-            strokeDash=alt.StrokeDash("line:N", scale=dash, legend=legend),
+            y=alt.Y("value:Q", title=y_title, scale=y_scale),
+            color=alt.Color("line:N", title=text["legend"], scale=colour, legend=legend),
+            strokeDash=alt.StrokeDash("line:N", title=text["legend"], scale=dash, legend=legend),
         )
     )
     errors = base.mark_rule(color=GREY).encode(
-        x=x, y=alt.Y("true_answer:Q", title=y_title), y2="answer:Q"
+        x=x,
+        y=alt.Y("true_answer:Q", title=y_title, scale=y_scale),
+        y2=alt.Y2("answer:Q", title=y_title),
     )
     points = base.mark_point(filled=True, color=INK, size=50, opacity=1).encode(
         x=x,
-        y=alt.Y("answer:Q", title=y_title),
+        y=alt.Y("answer:Q", title=y_title, scale=y_scale),
         tooltip=[
             alt.Tooltip("release:Q", title=text["x"]),
             alt.Tooltip("answer:Q", title=y_title, format=".4g"),
@@ -611,7 +630,7 @@ def budget_chart(lang: str) -> alt.LayerChart:
     total = (
         base.transform_filter(alt.datum.k == current)
         .mark_text(dy=-6, baseline="bottom", color=INK, fontSize=VALUE_SIZE)
-        .encode(x=x, y=y, text=alt.Text("epsilon_total:Q", format=".4~g"))
+        .encode(x=x, y=y, text=alt.Text("epsilon_total:Q", title=text["y"], format=".4~g"))
     )
     return titled(layered(bars, total).add_params(current), text["title"])
 

@@ -114,6 +114,7 @@ from compute.lessons.style import (
     VALUE_SIZE,
     VERMILLION,
     fixed_axis,
+    fixed_width,
     in_language,
     layered,
     legend_above,
@@ -558,8 +559,10 @@ READOUTS: tuple[Readout, ...] = (
 
 # --- Charts -------------------------------------------------------------------
 
-ROC_SIZE = 320
-"""The ROC chart is square: equal rates take equal lengths on both axes."""
+ROC_SIZE = 280
+"""The ROC chart is square: equal rates take equal lengths on both axes (and it fits a phone)."""
+POINT_LABEL_OFFSET = 24
+"""Pixels from the point at FPR = 1/n to its label: far enough right to start below the diagonal."""
 AUC_AXIS_LOWER = 0.4
 X_EXTENT = 64
 """Pixels below the histogram for its tilted bin labels, whatever their length."""
@@ -818,11 +821,15 @@ def roc_chart(lang: str) -> alt.LayerChart:
             alt.Tooltip("tpr:Q", title=text["y"], format=".3f"),
         ],
     )
+    # The point sits in the bottom-left corner, where the curve rises steeply: its label goes
+    # to the right along the x axis, below the diagonal, where a curve better than chance
+    # never passes (above it, the label would lie across the curve).
     point_label = point_base.mark_text(
-        align="left", dx=9, dy=-9, fontSize=ANNOTATION_SIZE, color=INK
-    ).encode(x=x, y=y, text=alt.value(text["point"]))
+        align="left", baseline="bottom", dx=POINT_LABEL_OFFSET, dy=-3, fontSize=ANNOTATION_SIZE
+    ).encode(x=x, y=y, text=alt.value(text["point"]), color=alt.value(INK))
     layers = layered(diagonal, diagonal_label, curve, point, point_label)
-    return titled(layers, text["title"], width=ROC_SIZE, height=ROC_SIZE)
+    # Square, so that the diagonal's label follows the diagonal; small enough for a phone.
+    return fixed_width(titled(layers, text["title"], width=ROC_SIZE, height=ROC_SIZE))
 
 
 TABLES: tuple[Table, ...] = (

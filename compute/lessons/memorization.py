@@ -73,8 +73,8 @@ from compute.lessons.style import (
     SKY_BLUE,
     VALUE_SIZE,
     VERMILLION,
-    WIDTH,
     Align,
+    across,
     in_language,
     integer_axis,
     layered,
@@ -564,7 +564,7 @@ def exposure_chart(lang: str) -> alt.LayerChart:
         axis=integer_axis(CONTEXT_LENGTHS),
     )
     y = alt.Y("exposure:Q", title=text["y"], scale=alt.Scale(domain=[0, 11.5], nice=False))
-    legend = legend_above(text["legend"])
+    legend = legend_above(text["legend"], lines=True)
     colour = alt.Color(
         "repeats:O", scale=alt.Scale(domain=list(REPEATS), range=REPEAT_COLOURS), legend=legend
     )
@@ -599,14 +599,14 @@ def exposure_chart(lang: str) -> alt.LayerChart:
     )
     # Each rule is labelled just above it where no line of the grid crosses: the maximum
     # mid-plot (clear of the ring at either end), the chance level at the right end.
-    placements: tuple[tuple[str, Align, float], ...] = (
-        ("max", "center", WIDTH / 2),
-        ("chance", "right", WIDTH - 4),
+    placements: tuple[tuple[str, Align, alt.ExprRef], ...] = (
+        ("max", "center", across(0.5)),
+        ("chance", "right", across(1, -4)),
     )
     rule_labels = [
         references.transform_filter(f"datum.reference === '{which}'")
-        .mark_text(align=align, baseline="bottom", dy=-3, color=INK, fontSize=ANNOTATION_SIZE)
-        .encode(y=alt.Y("bits:Q", title=text["y"]), x=alt.value(at), text="label:N")
+        .mark_text(align=align, baseline="bottom", dy=-3, x=at, color=INK, fontSize=ANNOTATION_SIZE)
+        .encode(y=alt.Y("bits:Q", title=text["y"]), text="label:N")
         for which, align, at in placements
     ]
     layers = layered(rules, *rule_labels, lines, points, ring)

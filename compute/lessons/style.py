@@ -30,6 +30,8 @@ WIDTH = 560
 """Width in pixels of every chart's plot area."""
 HEIGHT = 240
 """Height in pixels of a chart's plot area, unless its rows need more."""
+LEGEND_STROKE_SIZE = 400
+"""Area of a legend's stroke symbol: about 20 pixels long, enough to show a dash."""
 ANNOTATION_SIZE = 11
 """Font size of a note on the plot: a label on a reference line or band."""
 VALUE_SIZE = 12
@@ -96,8 +98,21 @@ def fixed_axis(extent: int, label_angle: float | None = None) -> alt.Axis:
     return alt.Axis(labelAngle=label_angle, minExtent=extent, maxExtent=extent)
 
 
-def legend_above(title: str) -> alt.Legend:
-    """A legend in one row above the plot, where it never covers data."""
+def legend_above(title: str, *, lines: bool = False) -> alt.Legend:
+    """A legend in one row above the plot, where it never covers data.
+
+    With ``lines=True`` each entry is a short stroke drawn with its line's dash, for a chart
+    whose lines also carry points (the points' circles would hide the dash).
+    """
+    if lines:
+        return alt.Legend(
+            title=title,
+            orient="top",
+            direction="horizontal",
+            symbolType="stroke",
+            symbolStrokeWidth=2,
+            symbolSize=LEGEND_STROKE_SIZE,
+        )
     return alt.Legend(title=title, orient="top", direction="horizontal")
 
 
@@ -128,6 +143,18 @@ def pair_scales(domain: Sequence[str]) -> tuple[alt.Scale, alt.Scale]:
     )
 
 
+def across(fraction: float, offset: float = 0) -> alt.ExprRef:
+    """An x position at ``fraction`` of the plot's width plus ``offset`` pixels.
+
+    A page lets a chart take its container's width, so a position on the plot is a share
+    of the width the chart is given, never a fixed number of pixels.
+
+    >>> across(1, -4).to_dict()
+    {'expr': 'width * 1 + -4'}
+    """
+    return alt.ExprRef(expr=f"width * {fraction:g} + {offset:g}")
+
+
 # --- Layers, size and title ----------------------------------------------------------------
 
 
@@ -144,6 +171,19 @@ def layered(*charts: alt.Chart | alt.LayerChart) -> alt.LayerChart:
 Sized = TypeVar("Sized", alt.Chart, alt.LayerChart)
 Align = Literal["left", "center", "right"]
 Baseline = Literal["alphabetic", "top", "middle", "bottom", "line-top", "line-bottom"]
+
+
+FIXED_WIDTH = "fixedWidth"
+"""The ``usermeta`` key of :func:`fixed_width` (``privacy_explorer.charts.is_responsive``)."""
+
+
+def fixed_width(chart: Sized) -> Sized:
+    """``chart`` kept at its own width on the page, instead of taking its container's.
+
+    For a chart whose shape matters (a square ROC plot); keep it narrow enough for a phone
+    (about 300 pixels with its axes). The engine reads the mark from the spec's ``usermeta``.
+    """
+    return chart.properties(usermeta={FIXED_WIDTH: True})
 
 
 def titled(chart: Sized, title: str, *, width: int = WIDTH, height: int = HEIGHT) -> Sized:

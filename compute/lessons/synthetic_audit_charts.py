@@ -38,6 +38,7 @@ from compute.lessons.style import (
     VERMILLION,
     WIDTH,
     Baseline,
+    across,
     fixed_axis,
     in_language,
     layered,
@@ -312,7 +313,7 @@ def scores_chart(lang: str) -> alt.LayerChart:
             baseline=baseline,
             fontSize=ANNOTATION_SIZE,
             color=colour,
-            x=WIDTH - 4,
+            x=across(1, -4),
             y=y_pixel,
         )
         .encode(text=alt.value(text[name]))
@@ -723,7 +724,7 @@ def generator_chart(lang: str) -> alt.HConcatChart:
                 alt.Tooltip(f"{metric}:Q", title=text[metric], format=".3f"),
             ],
         )
-        values = base.mark_text(fontSize=10).encode(
+        values = base.mark_text(fontSize=ANNOTATION_SIZE).encode(
             x=x,
             y=y,
             text=alt.Text(f"{metric}:Q", format=fmt),
@@ -821,7 +822,7 @@ def utility_chart(lang: str) -> alt.LayerChart:
         )
         .encode(x=alt.X("baseline:Q"), text=alt.value(text["baseline"]))
     )
-    labels = base.mark_text(align="left", dx=7, dy=-7, fontSize=ANNOTATION_SIZE - 1).encode(
+    labels = base.mark_text(align="left", dx=7, dy=-7, fontSize=ANNOTATION_SIZE).encode(
         x=x, y=y, text="short:N", color=colour
     )
     layers = layered(spread, points, labels, baseline, baseline_label)

@@ -135,10 +135,85 @@
     });
   };
 
+  // Korean particles that agree with a value as it is read: the twin of finalSound in
+  // explorer/korean.py (which also checks, at build time, that every value can be read).
+  var KOREAN = {
+    digits: ["영", "일", "이", "삼", "사", "오", "육", "칠", "팔", "구"],
+    places: ["십", "백", "천", "만"],
+    letters: {
+      A: "에이", B: "비", C: "씨", D: "디", E: "이", F: "에프", G: "지", H: "에이치",
+      I: "아이", J: "제이", K: "케이", L: "엘", M: "엠", N: "엔", O: "오", P: "피", Q: "큐",
+      R: "알", S: "에스", T: "티", U: "유", V: "브이", W: "더블유", X: "엑스", Y: "와이", Z: "지"
+    },
+    signs: {
+      "%": "퍼센트", "×": "배", "ε": "엡실론", "δ": "델타", "Δ": "델타", "σ": "시그마",
+      "ρ": "로", "α": "알파", k: "케이", n: "엔", x: "엑스"
+    },
+    units: [["MPa²", "메가파스칼 제곱"], ["MPa", "메가파스칼"], ["kg", "킬로그램"], ["bits", "비트"], ["bit", "비트"]],
+    skipped: /[ \u00a0\u202f」』)\]}’”'"〉》.]+$/,
+    number: /(\d[\d,]*)(?:\.(\d+))?$/
+  };
+
+  function syllableSound(syllable) {
+    var final = (syllable.charCodeAt(0) - 0xac00) % 28;
+    if (final === 0) return "vowel";
+    return final === 8 ? "rieul" : "consonant";
+  }
+
+  function readingSound(reading) {
+    return syllableSound(reading.charAt(reading.length - 1));
+  }
+
+  function isLetter(character) {
+    return character !== "" && character.toLowerCase() !== character.toUpperCase();
+  }
+
+  // "vowel", "rieul" or "consonant"; null when the value cannot be read (the build refuses it).
+  function finalSound(text) {
+    var body = text.replace(KOREAN.skipped, "");
+    if (!body) return null;
+    var last = body.charAt(body.length - 1);
+    var code = last.charCodeAt(0);
+    if (code >= 0xac00 && code <= 0xd7a3) return syllableSound(last);
+    var number = KOREAN.number.exec(body);
+    if (number) {
+      var whole = number[1].replace(/,/g, "");
+      if (number[2] || last !== "0") return readingSound(KOREAN.digits[Number(last)]);
+      var zeros = whole.length - whole.replace(/0+$/, "").length;
+      if (zeros === whole.length) return readingSound(KOREAN.digits[0]);
+      return readingSound(KOREAN.places[Math.min(zeros, 4) - 1]);
+    }
+    for (var i = 0; i < KOREAN.units.length; i++) {
+      var unit = KOREAN.units[i][0];
+      var before = body.slice(0, body.length - unit.length);
+      if (body.slice(-unit.length) === unit && !isLetter(before.slice(-1))) {
+        return readingSound(KOREAN.units[i][1]);
+      }
+    }
+    if (KOREAN.signs.hasOwnProperty(last) && !isLetter(body.slice(-2, -1))) {
+      return readingSound(KOREAN.signs[last]);
+    }
+    if (KOREAN.letters.hasOwnProperty(last)) return readingSound(KOREAN.letters[last]);
+    return null;
+  }
+
+  function particleAfter(text, particle) {
+    var sound = finalSound(text);
+    if (sound === "vowel") return particle.dataset.afterVowel;
+    if (sound === "rieul") return particle.dataset.afterRieul;
+    if (sound === "consonant") return particle.dataset.afterConsonant;
+    return particle.dataset.afterConsonant + "(" + particle.dataset.afterVowel + ")";
+  }
+  window.explorerFinalSound = finalSound; // for the browser tests, which compare it with korean.py
+
   Lesson.prototype.showReadouts = function (point) {
     this.article.querySelectorAll("[data-readout]").forEach(function (el) {
       var text = point.r[el.dataset.readout];
-      if (text !== undefined && el.textContent !== text) el.textContent = text;
+      if (text === undefined || el.textContent === text) return;
+      el.textContent = text;
+      var join = el.parentNode;
+      var particle = join.classList.contains("readout-join") && join.querySelector("[data-particle]");
+      if (particle) particle.textContent = particleAfter(text, particle);
     });
   };
 

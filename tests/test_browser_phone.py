@@ -1,0 +1,181 @@
+"""Every page on a phone (390 px) and on a desktop (1280 px), and Korean particles in the browser.
+
+At either width no page scrolls sideways (wide tables and side-by-side charts scroll inside
+their own labelled box), and no chart text is drawn smaller than 11 CSS pixels. A readout's
+Korean particle follows its value as the controls move, on the same line as the value.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from lessonpage import READY, TIMEOUT_MS, Site, open_page, settle
+from playwright.sync_api import Browser, BrowserContext
+from test_korean import READINGS
+
+from privacy_explorer.build import BuildReport
+from privacy_explorer.charts import MIN_FONT_SIZE
+from privacy_explorer.fonts import TEXT_FAMILY
+from privacy_explorer.korean import final_sound, particle
+
+WIDTHS = (390, 1280)
+
+LAYOUT = """() => {
+  const root = document.documentElement;
+  const charts = Array.from(document.querySelectorAll(".chart-live svg")).map(svg => {
+    const drawn = svg.getBoundingClientRect().width;
+    const scale = drawn / svg.width.baseVal.value;
+    const sizes = Array.from(svg.querySelectorAll("text"))
+      .filter(text => text.textContent.trim() && text.getClientRects().length)
+      .map(text => parseFloat(getComputedStyle(text).fontSize) * scale);
+    return {
+      chart: svg.closest("[data-chart]").dataset.chart,
+      smallest: Math.min(...sizes),
+      texts: sizes.length,
+      drawn,
+      box: svg.closest("[data-chart-view]").clientWidth,
+      // Side-by-side panels keep their width and scroll in their own (labelled) box.
+      fixed: svg.closest("[data-chart-view]").classList.contains("is-fixed"),
+    };
+  });
+  const boxes = Array.from(document.querySelectorAll(".data-table, .table-scroll")).map(box => ({
+    label: box.getAttribute("aria-label"),
+    role: box.getAttribute("role"),
+    focusable: box.tabIndex === 0,
+    scrolls: box.scrollWidth > box.clientWidth,
+  }));
+  return {scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, charts, boxes};
+}"""
+
+
+@pytest.fixture
+def phone_site(course_site: tuple[Path, BuildReport]) -> Site:
+    """The course opened from disk (layout does not depend on how the page is served)."""
+    folder = course_site[0]
+    return Site(base=folder.as_uri() + "/", folder=folder)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_page_scrolls_sideways_and_chart_text_stays_readable(
+    browser: Browser, phone_site: Site, course_site: tuple[Path, BuildReport], width: int
+):
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    context.set_default_timeout(TIMEOUT_MS)
+    folder = phone_site.folder
+    pages = sorted(path.relative_to(folder).as_posix() for path in folder.rglob("*.html"))
+    lessons = course_site[1].lessons
+    checked_charts = 0
+    try:
+        for path in pages:
+            page, watch = open_page(context, phone_site, path)
+            if any(path.endswith(f"{slug}.html") for slug in lessons):
+                page.wait_for_selector(READY, state="attached")
+            settle(page)
+            layout = page.evaluate(LAYOUT)
+            where = f"{path} at {width} px"
+            assert layout["scrollWidth"] <= layout["clientWidth"], (
+                f"{where}: the page scrolls sideways ({layout['scrollWidth']} > "
+                f"{layout['clientWidth']} px)"
+            )
+            for chart in layout["charts"]:
+                assert chart["texts"] > 0, f"{where}: chart {chart['chart']} shows no text"
+                assert chart["drawn"] > 0 and (chart["fixed"] or chart["drawn"] <= chart["box"]), (
+                    f"{where}: chart {chart['chart']} is {chart['drawn']} px wide in a "
+                    f"{chart['box']} px box"
+                )
+                assert chart["smallest"] >= MIN_FONT_SIZE - 0.01, (
+                    f"{where}: chart {chart['chart']} draws text at {chart['smallest']:.1f} px"
+                )
+                checked_charts += 1
+            for box in layout["boxes"]:
+                assert box["role"] == "region" and box["label"] and box["focusable"], (
+                    f"{where}: a table box is not a labelled, focusable region: {box}"
+                )
+            watch.assert_clean(where)
+            page.close()
+    finally:
+        context.close()
+    assert checked_charts > 20  # the live charts of every lesson were measured
+
+
+@pytest.mark.browser
+def test_a_wide_table_scrolls_in_its_box_on_a_phone(browser: Browser, phone_site: Site):
+    context = browser.new_context(viewport={"width": 390, "height": 900})
+    try:
+        page, _ = open_page(context, phone_site, "05-synthetic-data-audit.html")
+        page.wait_for_selector(READY, state="attached")
+        boxes = page.evaluate(LAYOUT)["boxes"]
+        assert any(box["scrolls"] for box in boxes), "no table is wider than a phone: test nothing"
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+def test_the_runtime_reads_values_as_the_build_does(context: BrowserContext, phone_site: Site):
+    page, _ = open_page(context, phone_site, "03-differential-privacy.html")
+    page.wait_for_selector(READY, state="attached")
+    values = [row[0] for row in READINGS] + ["greedy", "", "↵↵", "1,234,560", "0.125"]
+    in_browser = page.evaluate("values => values.map(v => window.explorerFinalSound(v))", values)
+    for value, sound in zip(values, in_browser, strict=True):
+        try:
+            expected = final_sound(value)
+        except ValueError:
+            expected = None
+        assert sound == expected, f"{value!r}: runtime {sound!r}, build {expected!r}"
+
+
+PARTICLE = """() => Array.from(document.querySelectorAll(".readout-join")).map(join => ({
+  readout: join.querySelector("[data-readout]").dataset.readout,
+  value: join.querySelector("[data-readout]").textContent,
+  particle: join.querySelector("[data-particle]").textContent,
+  written: join.querySelector("[data-particle]").dataset.afterConsonant,
+  lines: new Set(Array.from(join.getClientRects()).map(r => Math.round(r.top))).size,
+  nowrap: getComputedStyle(join).whiteSpace,
+}))"""
+
+
+@pytest.mark.browser
+def test_a_readouts_particle_follows_its_value_and_never_wraps_away(
+    browser: Browser, phone_site: Site
+):
+    context = browser.new_context(viewport={"width": 390, "height": 900})
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        page, watch = open_page(context, phone_site, "03-differential-privacy.html")
+        page.wait_for_selector(READY, state="attached")
+        seen: dict[str, set[str]] = {}
+        # Total budget kε: 1 × 1 = "1" (일 → 이다) ... 4 × 0.5 = "2" (이 → 다).
+        for epsilon in range(page.locator("#control-epsilon").evaluate("i => +i.max") + 1):
+            page.locator("#control-epsilon").fill(str(epsilon))
+            page.wait_for_function(
+                "k => document.querySelector('[data-lesson]').dataset.point.split('-')[1] == k",
+                arg=str(epsilon),
+            )
+            for join in page.evaluate(PARTICLE):
+                assert join["nowrap"] == "nowrap" and join["lines"] == 1, join
+                assert join["particle"] == particle(join["written"]).after(join["value"]), join
+                seen.setdefault(join["readout"], set()).add(join["particle"])
+        assert len(seen["epsilon_total"]) == 2, seen  # both forms of 이다/다 were shown
+        watch.assert_clean("particles")
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+def test_korean_text_is_set_in_the_shipped_face_with_a_real_bold(
+    context: BrowserContext, phone_site: Site
+):
+    page, _ = open_page(context, phone_site, "03-differential-privacy.html")
+    page.wait_for_selector(READY, state="attached")
+    settle(page)
+    family = page.evaluate("getComputedStyle(document.body).fontFamily")
+    assert family.split(",")[0].strip("\"' ") == TEXT_FAMILY
+    faces = page.evaluate(
+        """family => Array.from(document.fonts)
+          .filter(face => face.family.replace(/"/g, "") === family && face.status === "loaded")
+          .map(face => face.weight)""",
+        TEXT_FAMILY,
+    )
+    assert {"400", "700"} <= set(faces), faces  # bold is drawn from its own face, not faked

@@ -1,0 +1,166 @@
+"""Charts that read on a phone: readable text sizes, the container's width, and the fixes of
+issue 14 to lessons 01–03 (legend dashes, the releases and log-ratio axes, the ROC labels)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import altair as alt
+import pytest
+
+from compute.lessons import differential_privacy as dp
+from compute.lessons import membership, memorization
+from compute.lessons.style import across, fixed_width
+from privacy_explorer.charts import (
+    MIN_FONT_SIZE,
+    TEXT_SIZES,
+    chart_spec,
+    is_responsive,
+    responsive,
+)
+from privacy_explorer.errors import ModuleError
+from privacy_explorer.lesson import LANGUAGES, Chart, Grid, Param
+
+REPO = Path(__file__).resolve().parent.parent
+LESSONS = (dp, membership, memorization)
+
+
+def spec_of(module: Any, name: str, lang: str) -> dict[str, Any]:
+    chart = next(chart for chart in module.CHARTS if chart.name == name)
+    return chart_spec(chart, lang, module.GRID, Path(module.__file__), REPO).spec
+
+
+def walk(node: Any):
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from walk(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from walk(value)
+
+
+def encodings(spec: dict[str, Any]):
+    """Every channel definition of every layer: (channel, definition)."""
+    for node in walk(spec):
+        for channel, definition in (node.get("encoding") or {}).items():
+            for item in definition if isinstance(definition, list) else [definition]:
+                if isinstance(item, dict):
+                    yield channel, item
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize(
+    ("module", "name"), [(m, c.name) for m in LESSONS for c in m.CHARTS], ids=str
+)
+def test_every_chart_text_is_at_least_eleven_pixels(module, name, lang):
+    spec = spec_of(module, name, lang)
+    config = spec["config"]
+    for part, sizes in TEXT_SIZES.items():
+        for key in sizes:
+            assert config[part][key] >= MIN_FONT_SIZE, (part, key)
+    for node in walk(spec):
+        for key, value in node.items():
+            if key.endswith(("fontSize", "FontSize")) and isinstance(value, int | float):
+                assert value >= MIN_FONT_SIZE, (name, key, value)
+
+
+def tiny_chart(lang: str) -> alt.Chart:
+    return alt.Chart(alt.Data(name="rows")).mark_text(fontSize=9).encode(x="x:Q", text="t:N")
+
+
+def test_a_chart_with_smaller_text_is_refused_with_the_fix():
+    chart = Chart("tiny", tiny_chart, {"ko": "작은 글자", "en": "Tiny text"})
+    grid = Grid((Param("n", (1, 2), 1, {"ko": "n", "en": "n"}),))
+    with pytest.raises(ModuleError, match="fontSize=9 is too small to read on a phone; use at"):
+        chart_spec(chart, "en", grid, REPO / "compute/lessons/tiny.py", REPO)
+
+
+def test_a_single_or_layered_chart_takes_its_containers_width_on_the_page():
+    spec = spec_of(dp, "densities", "en")
+    page = responsive(spec)
+    assert page["width"] == "container" and page["autosize"]["type"] == "fit-x"
+    assert spec["width"] == 560  # the static SVG keeps its own width
+    side_by_side = {"hconcat": [{"width": 200}, {"width": 200}]}
+    assert not is_responsive(side_by_side) and responsive(side_by_side) == side_by_side
+
+
+def test_a_position_on_the_plot_follows_the_width_it_is_given():
+    assert across(0.5).to_dict() == {"expr": "width * 0.5 + 0"}
+    spec = spec_of(dp, "log_ratio", "en")
+    positions = [node["mark"].get("x") for node in walk(spec) if isinstance(node.get("mark"), dict)]
+    assert {"expr": "width * 1 + 0"} in positions
+    assert not any(isinstance(x, int | float) for x in positions)
+
+
+# --- Lesson 03 ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("name", [c.name for c in dp.CHARTS])
+def test_lesson_03_titles_name_epsilon_never_a_field(name, lang):
+    spec = spec_of(dp, name, lang)
+    titles = [d.get("title") for _, d in encodings(spec) if "field" in d]
+    assert all(isinstance(title, str) and title for title in titles), (name, titles)
+    assert not any("eps" in title or "_" in title.replace("p_D", "") for title in titles), titles
+
+
+def test_lesson_03_budget_axis_uses_the_letter_epsilon():
+    for lang in LANGUAGES:
+        spec = spec_of(dp, "budget", lang)
+        y_titles = {d["title"] for channel, d in encodings(spec) if channel == "y"}
+        assert y_titles == {dp._TEXT["budget"]["y"][lang]} and "ε" in y_titles.pop()
+
+
+@pytest.mark.parametrize("name", ["releases", "log_ratio"])
+def test_lesson_03_leaves_room_between_the_data_and_the_plots_edge(name):
+    """q(D′) at the bottom of the releases, and the ±ε band, no longer sit on the frame."""
+    spec = spec_of(dp, name, "en")
+    scales = [d.get("scale", {}) for channel, d in encodings(spec) if channel == "y"]
+    assert scales and all(scale.get("padding") == dp.BAND_MARGIN > 0 for scale in scales)
+
+
+# --- Lesson 01 ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_lesson_01_legend_draws_each_lines_dash(lang):
+    spec = spec_of(memorization, "exposure", lang)
+    dashes = [d for channel, d in encodings(spec) if channel == "strokeDash"]
+    assert dashes and all(d["scale"]["range"] == list(memorization.REPEAT_DASHES) for d in dashes)
+    assert len({json.dumps(dash) for dash in memorization.REPEAT_DASHES}) == len(
+        memorization.REPEATS
+    )
+    legends = [d["legend"] for channel, d in encodings(spec) if channel in ("color", "strokeDash")]
+    assert all(legend["symbolType"] == "stroke" for legend in legends)
+    assert all(legend["symbolStrokeWidth"] >= 2 for legend in legends)
+
+
+# --- Lesson 02 ---------------------------------------------------------------------
+
+
+def test_lesson_02_roc_stays_square_and_fits_a_phone():
+    spec = spec_of(membership, "roc", "en")
+    assert spec["width"] == spec["height"] == membership.ROC_SIZE <= 300
+    assert not is_responsive(spec)
+    assert fixed_width(alt.Chart().mark_point().properties(width=10)).to_dict()["usermeta"] == {
+        "fixedWidth": True
+    }
+
+
+def test_lesson_02_roc_point_label_starts_below_the_diagonal():
+    """The label of the point at FPR = 1/n starts right of where the diagonal crosses its top
+    (so neither the diagonal nor a curve above it runs through the label)."""
+    spec = spec_of(membership, "roc", "en")
+    label = next(
+        node["mark"]
+        for node in walk(spec)
+        if isinstance(node.get("mark"), dict)
+        and node["mark"].get("type") == "text"
+        and node.get("data", {}).get("name") == "operating_point"
+    )
+    assert label["align"] == "left" and label["baseline"] == "bottom"
+    text_height = MIN_FONT_SIZE + abs(label["dy"])
+    assert label["dx"] > text_height  # the diagonal is at 45°: x = y at the label's top
