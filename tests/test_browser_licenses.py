@@ -149,7 +149,7 @@ def test_without_javascript_the_default_verdict_and_the_rule_table_show(
         status = page.locator("[data-readout=status]").text_content()
         assert status == expected["status"]
         for name in ("conditions", "reasons", "adaptation"):
-            column = 1 if name == "reasons" else 0
+            column = 1 if name in ("reasons", "adaptation") else 0
             cells = page.locator(f"[data-table={name}] tbody tr:not(.empty-row)").all()
             texts = [row.locator("th, td").nth(column).text_content() for row in cells]
             assert texts == expected[name], name
