@@ -67,11 +67,12 @@ def test_ten_control_changes_update_every_chart_in_place(
     context: BrowserContext, site: Site, course_site: tuple[Path, BuildReport]
 ):
     context.add_init_script(COUNT_EMBEDS)
-    for path in lesson_pages(course_site[1])[::2]:  # each lesson, in the first language
+    lessons = lesson_pages(course_site[1])[::2]  # each lesson, in the first language
+    assert len(lessons) == len(course_site[1].lessons) and course_site[1].lessons
+    for path in lessons:
         page, watch = open_page(context, site, path)
         page.wait_for_selector(READY, state="attached")
-        charts = page.evaluate(REMEMBER_CHARTS)
-        assert charts > 0, path
+        charts = page.evaluate(REMEMBER_CHARTS)  # 0 in lesson 04: its tables follow alone
         assert page.evaluate("window.__embedCalls") == charts, f"{path}: one embed per chart"
         moved = set()
         for step in range(10):
@@ -89,7 +90,7 @@ def test_ten_control_changes_update_every_chart_in_place(
         for chart in charts_after:
             assert chart["sameView"] and chart["sameSvg"], f"{path}: {chart}"
             assert chart["liveSvgs"] == 1, f"{path}: {chart}"
-        assert any(chart["changed"] for chart in charts_after), f"{path}: no chart followed"
+        assert any(chart["changed"] for chart in charts_after) or not charts, f"{path}: no chart"
         assert moved == set(page.evaluate("window.explorerLesson.params.map(p => p.name)"))
         page.wait_for_function(
             'performance.getEntriesByName("explorer:paint").length === 10', timeout=TIMEOUT_MS

@@ -28,20 +28,25 @@ prefixes and the ellipsis of a cut label."""
 FACE_PATH = re.compile(r'url\("([^"]+\.woff2)"\)')
 LESSON_PAGE = re.compile(r"(en/)?\d\d-[a-z-]+\.html")
 LESSONS = sorted(path.stem for path in (REPO / "content" / "ko").glob("[0-9][0-9]-*.md"))
+_LICENCE_TABLES = (
+    "the page data (the verdict tables of 21,952 licence combinations) is about 150 KiB "
+    "gzipped on its own, and table texts cannot load on demand yet"
+)
 OVER_BUDGET = {
-    "04-licenses": "the page data (the verdict tables of 21,952 licence combinations) is about "
-    "150 KiB gzipped on its own, and table texts cannot load on demand yet",
+    "04-licenses.html": _LICENCE_TABLES,
+    "en/04-licenses.html": _LICENCE_TABLES,
+    "05-synthetic-data-audit.html": "about 11 KiB over: the Korean text face in two weights "
+    "(some 450 syllables, 77 KiB) beside 39 KiB of HTML, most of it chart specs with their rows",
 }
-"""Lessons known to be over the budget, and why: remove one when it fits (the mark is strict)."""
+"""Pages known to be over the budget, and why: remove one when it fits (the mark is strict)."""
 BUDGETED_PAGES = [
     pytest.param(
-        f"{prefix}{slug}.html",
-        marks=[pytest.mark.xfail(strict=True, reason=OVER_BUDGET[slug])]
-        if slug in OVER_BUDGET
+        page,
+        marks=[pytest.mark.xfail(strict=True, reason=OVER_BUDGET[page])]
+        if page in OVER_BUDGET
         else [],
     )
-    for slug in LESSONS
-    for prefix in ("", "en/")
+    for page in (f"{prefix}{slug}.html" for slug in LESSONS for prefix in ("", "en/"))
 ]
 
 
@@ -159,7 +164,7 @@ def face_of(files: dict[str, bytes], page: str, name: str) -> TTFont:
 
 def drawable(text: str, font: TTFont | None = None) -> set[str]:
     """The characters of ``text`` that the shipped faces (or ``font``) can draw, spaces aside."""
-    codes = set(font.getBestCmap()) if font is not None else SHIPPED.coverage
+    codes = set(font.getBestCmap() or ()) if font is not None else SHIPPED.coverage
     return {char for char in text if not char.isspace() and ord(char) in codes}
 
 
