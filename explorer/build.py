@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from privacy_explorer import charts as chart_tools
-from privacy_explorer import embed, korean, publish
+from privacy_explorer import embed, korean, page_fonts, publish
 from privacy_explorer import fonts as font_tools
 from privacy_explorer.errors import (
     ComputeError,
@@ -54,7 +54,7 @@ from privacy_explorer.runner import (
 from privacy_explorer.templates import SiteTemplates, load_templates, template_errors
 
 STATIC_ASSETS = ("style.css", "explorer.js", "fonts/OFL.txt")
-"""Copied as they are; the fonts are subset to the site's characters (see fonts.web_fonts)."""
+"""Copied as they are (style.css without its fonts); each page's fonts: see page_fonts."""
 
 __all__ = ["BuildReport", "Reporter", "build", "plan", "render_site", "write_site"]
 
@@ -515,9 +515,15 @@ def render_site(
     files["assets/vega.js"] = chart_tools.vega_bundle(asset_cache)
     for name, content in templates.static.items():
         files[f"assets/{name}"] = content
+    style_css = templates.static["style.css"].decode("utf-8")
+    # Embed pages share one stylesheet with the site's characters inside; every other page
+    # loads the faces cut down to its own characters (see page_fonts).
     web_fonts = font_tools.web_fonts(fonts, font_tools.site_characters(files), asset_cache)
-    files.update(web_fonts)
-    files[embed.STYLESHEET] = embed.stylesheet(templates.static["style.css"].decode(), web_fonts)
+    files[embed.STYLESHEET] = embed.stylesheet(style_css, web_fonts)
+    files["assets/style.css"] = page_fonts.without_font_faces(style_css)
+    files = page_fonts.with_page_fonts(
+        files, fonts, page_fonts.font_face_rules(style_css), asset_cache
+    )
     return {
         path: content.encode("utf-8") if isinstance(content, str) else content
         for path, content in sorted(files.items())

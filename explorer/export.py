@@ -33,7 +33,7 @@ from pathlib import Path
 from urllib.parse import quote, urlsplit
 from xml.etree import ElementTree
 
-from privacy_explorer import embed
+from privacy_explorer import embed, page_fonts
 from privacy_explorer import fonts as font_tools
 from privacy_explorer.build import Reporter, build, site_path
 from privacy_explorer.errors import ContentError, ExplorerError, OutputError, cannot_write
@@ -147,7 +147,11 @@ def _stylesheet(
 ) -> str:
     """The embed stylesheet with its fonts cut down to the characters of ``texts``."""
     subset = font_tools.web_fonts(fonts, _page_characters(texts), cache)
-    return embed.stylesheet(files["assets/style.css"].decode("utf-8"), subset)
+    # The site's style.css has lost its @font-face rules to the pages (see page_fonts): take
+    # them from the stylesheet of the templates whose fonts these are.
+    template_css = (fonts.folder.parent / "style.css").read_text("utf-8")
+    style_css = page_fonts.font_face_rules(template_css) + files["assets/style.css"].decode()
+    return embed.stylesheet(style_css, subset)
 
 
 UNPACK = """<script>

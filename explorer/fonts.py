@@ -124,10 +124,15 @@ def subset_woff2(font_bytes: bytes, characters: str) -> bytes:
     return out.getvalue()
 
 
-def web_fonts(fonts: ShippedFonts, characters: str, cache_dir: Path | None) -> dict[str, bytes]:
-    """The page fonts, by path in the site: each shipped face subset to ``characters``."""
+def web_fonts(
+    fonts: ShippedFonts,
+    characters: str,
+    cache_dir: Path | None,
+    faces: tuple[str, ...] = (*TEXT_FACES, MATH_FACE),
+) -> dict[str, bytes]:
+    """The page fonts, by path in the site: each shipped face of ``faces`` cut to ``characters``."""
     produced = {}
-    for name in (*TEXT_FACES, MATH_FACE):
+    for name in faces:
         source = (fonts.folder / name).read_bytes()
         woff2_name = Path(name).with_suffix(".woff2").name
         key = hashlib.sha256(

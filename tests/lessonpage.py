@@ -154,6 +154,33 @@ PAGE_STATE = """slug => {
 }"""
 
 
+# One control change, as a learner makes it: the next value of control number `step` (taken in
+# turn), then its event. Returns the parameter's name. The browser tests and `make bench` use it.
+MOVE_CONTROL = """step => {
+  const article = document.querySelector("article[data-lesson]");
+  const names = Array.from(new Set(
+    Array.from(article.querySelectorAll("[data-param]")).map(i => i.dataset.param)));
+  const name = names[step % names.length];
+  const inputs = Array.from(article.querySelectorAll(`[data-param="${name}"]`));
+  const input = inputs[0];
+  if (input.type === "radio") {
+    const now = inputs.findIndex(i => i.checked);
+    const next = inputs[(now + 1) % inputs.length];
+    next.checked = true;
+    next.dispatchEvent(new Event("change", { bubbles: true }));
+  } else if (input.tagName === "SELECT") {
+    input.selectedIndex = (input.selectedIndex + 1) % input.options.length;
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  } else {
+    const top = Number(input.max);
+    const next = Number(input.value) >= top ? Number(input.min) : Number(input.value) + 1;
+    input.value = String(next);
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+  return name;
+}"""
+
+
 class LessonPage:
     """One lesson: its module (the reference) and its page (what the learner sees)."""
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from fontTools.ttLib import TTFont
 
-from privacy_explorer import charts, fonts
+from privacy_explorer import charts, fonts, page_fonts
 from privacy_explorer.build import BuildReport, build
 from privacy_explorer.errors import ExplorerError
 from privacy_explorer.project import builtin_templates_dir, load_project
@@ -97,13 +97,23 @@ def test_subsetting_is_deterministic_and_keeps_exactly_the_characters_used() -> 
 
 def test_the_site_ships_its_fonts_subset_to_what_its_pages_show(sample_project: Path) -> None:
     report = build(load_project(sample_project), write=False)
-    used = set(fonts.site_characters(dict(report.files)))
-    for name in ("NotoSansKRExplorer-Regular", "NotoSansKRExplorer-Bold", "NotoSansMath-Regular"):
-        font = TTFont(io.BytesIO(report.files[f"assets/fonts/{name}.woff2"]))
-        drawn = {chr(code) for code in font.getBestCmap()}
-        assert drawn <= used
-    korean = TTFont(io.BytesIO(report.files["assets/fonts/NotoSansKRExplorer-Regular.woff2"]))
-    assert ord("눈") in korean.getBestCmap() and ord("뷁") not in korean.getBestCmap()
+    files = dict(report.files)
+    for page in ("01-dice.html", "en/01-dice.html", "index.html"):
+        used = set(page_fonts.page_characters(page_fonts.page_texts(files, page)))
+        html = files[page].decode("utf-8")
+        subsets = re.findall(r'url\("(?:\.\./)?(assets/fonts/[^"]+\.woff2)"\)', html)
+        assert len(subsets) == 3, page
+        math = set(page_fonts.math_characters(html))  # formulas, their italic letters
+        for path in subsets:
+            drawn = {chr(code) for code in TTFont(io.BytesIO(files[path])).getBestCmap() or ()}
+            assert drawn <= (math if "/NotoSansMath-" in path else used), f"{page}: {path}"
+    korean = re.search(
+        r'url\("(assets/fonts/NotoSansKRExplorer-Regular\.[^"]+)"\)',
+        files["01-dice.html"].decode("utf-8"),
+    )
+    assert korean is not None
+    cmap = TTFont(io.BytesIO(files[korean.group(1)])).getBestCmap()
+    assert ord("눈") in cmap and ord("뷁") not in cmap
 
 
 def test_every_formula_symbol_is_in_the_math_subset(

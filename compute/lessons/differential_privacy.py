@@ -363,6 +363,10 @@ GRID = Grid(
     )
 )
 
+LAZY: tuple[str, ...] = ("densities", "log_ratio", "releases")
+"""Per-point chart rows (600 density points, the releases) loaded when a control first needs
+them: with the page they would be most of its first-load weight."""
+
 _RECORDS = {"ko": "개", "en": "records"}
 _RECORD = {"ko": "개", "en": "record"}
 _MPA = {"ko": "MPa", "en": "MPa"}

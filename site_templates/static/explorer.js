@@ -339,12 +339,24 @@
     });
   };
 
+  // The static picture waits in a <noscript>, so that a page whose charts are live never
+  // fetches it; a chart that fails takes it out of there.
+  function staticPicture(figure) {
+    var noscript = figure.querySelector("noscript");
+    if (!noscript) return null;
+    var template = document.createElement("template");
+    template.innerHTML = noscript.textContent;
+    var picture = template.content.querySelector(".chart-fallback");
+    if (picture) noscript.parentNode.insertBefore(picture, noscript);
+    return picture;
+  }
+
   Lesson.prototype.chartFailed = function (name) {
     var figure = this.article.querySelector("[data-chart='" + name + "']");
     delete this.views[name];
     if (!figure) return;
     var holder = figure.querySelector(".chart-live");
-    var fallback = figure.querySelector(".chart-fallback");
+    var fallback = figure.querySelector(".chart-fallback") || staticPicture(figure);
     if (holder) holder.remove();
     if (fallback) fallback.hidden = false;
     figure.classList.remove("is-live");
@@ -388,15 +400,35 @@
     });
   };
 
+  // User-timing measures that `make bench` reads: from the control's input event to every
+  // chart and readout updated ("explorer:update") and to the next frame drawn ("explorer:paint").
+  function measureUpdate(started) {
+    var timing = window.performance;
+    if (!timing || !timing.measure || !window.requestAnimationFrame) return;
+    try {
+      timing.measure("explorer:update", { start: started, end: timing.now() });
+    } catch (error) {
+      return; // a browser without User Timing level 3: nothing to measure
+    }
+    window.requestAnimationFrame(function () {
+      window.setTimeout(function () {
+        timing.measure("explorer:paint", { start: started, end: timing.now() });
+      }, 0);
+    });
+  }
+
   Lesson.prototype.bindControls = function () {
     var self = this;
     this.article.querySelectorAll("[data-param]").forEach(function (input) {
       var event = input.type === "radio" || input.tagName === "SELECT" ? "change" : "input";
-      input.addEventListener(event, function () {
+      input.addEventListener(event, function (happened) {
         if (input.type === "radio" && !input.checked) return;
         self.state[input.dataset.param] = Number(input.value);
         writeHash(self.params, self.state);
-        self.apply();
+        var key = self.key();
+        self.apply().then(function () {
+          if (self.key() === key) measureUpdate(happened.timeStamp);
+        });
       });
     });
     window.addEventListener("hashchange", function () {

@@ -1,0 +1,121 @@
+"""Weight and speed in Chromium: what a lesson page fetches, and charts updated in place.
+
+The first-load weight that the budget test and ``make bench`` compute
+(:func:`privacy_explorer.weight.first_load_weight`) must be what a browser
+really fetches; and moving a control must update each chart's existing Vega view
+(``view.data(...)``, ``view.signal(...)``, ``runAsync()``), never embed it again.
+Times are measured in ``make bench``, not asserted here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from lessonpage import MOVE_CONTROL, PREFIX, READY, TIMEOUT_MS, Site, open_page, settle
+from playwright.sync_api import BrowserContext
+
+from privacy_explorer import weight
+from privacy_explorer.build import BuildReport
+from privacy_explorer.lesson import LANGUAGES
+
+COUNT_EMBEDS = """(() => {
+  // Counts every call of vegaEmbed, however the Vega bundle defines it.
+  let embed;
+  window.__embedCalls = 0;
+  Object.defineProperty(window, "vegaEmbed", {
+    configurable: true,
+    get() { return embed; },
+    set(original) {
+      embed = function () { window.__embedCalls += 1; return original.apply(this, arguments); };
+      Object.assign(embed, original);
+    },
+  });
+})();"""
+
+REMEMBER_CHARTS = """() => {
+  const lesson = window.explorerLesson;
+  const figures = Array.from(document.querySelectorAll("figure[data-chart]"));
+  window.__before = {
+    views: Object.assign({}, lesson.views),
+    svgs: figures.map(f => f.querySelector(".chart-live svg")),
+    pictures: figures.map(f => f.querySelector(".chart-live svg").outerHTML),
+  };
+  return figures.length;
+}"""
+
+COMPARE_CHARTS = """() => {
+  const lesson = window.explorerLesson;
+  const before = window.__before;
+  const figures = Array.from(document.querySelectorAll("figure[data-chart]"));
+  return figures.map((f, i) => ({
+    name: f.dataset.chart,
+    sameView: lesson.views[f.dataset.chart] === before.views[f.dataset.chart],
+    sameSvg: f.querySelector(".chart-live svg") === before.svgs[i] && before.svgs[i].isConnected,
+    liveSvgs: f.querySelectorAll(".chart-live svg").length,
+    changed: f.querySelector(".chart-live svg").outerHTML !== before.pictures[i],
+  }));
+}"""
+
+
+def lesson_pages(report: BuildReport) -> list[str]:
+    return [f"{PREFIX[lang]}{slug}.html" for slug in report.lessons for lang in LANGUAGES]
+
+
+@pytest.mark.browser
+def test_ten_control_changes_update_every_chart_in_place(
+    context: BrowserContext, site: Site, course_site: tuple[Path, BuildReport]
+):
+    context.add_init_script(COUNT_EMBEDS)
+    lessons = lesson_pages(course_site[1])[::2]  # each lesson, in the first language
+    assert len(lessons) == len(course_site[1].lessons) and course_site[1].lessons
+    for path in lessons:
+        page, watch = open_page(context, site, path)
+        page.wait_for_selector(READY, state="attached")
+        charts = page.evaluate(REMEMBER_CHARTS)  # 0 in lesson 04: its tables follow alone
+        assert page.evaluate("window.__embedCalls") == charts, f"{path}: one embed per chart"
+        moved = set()
+        for step in range(10):
+            moved.add(page.evaluate(MOVE_CONTROL, step))
+            # The runtime measures each finished update (input event to every chart redrawn).
+            page.wait_for_function(
+                """count => performance.getEntriesByName("explorer:update").length === count
+                  && document.querySelector("article[data-lesson]").dataset.point
+                     === window.explorerLesson.key()""",
+                arg=step + 1,
+                timeout=TIMEOUT_MS,
+            )
+        charts_after = page.evaluate(COMPARE_CHARTS)
+        assert page.evaluate("window.__embedCalls") == charts, f"{path}: a chart was re-embedded"
+        for chart in charts_after:
+            assert chart["sameView"] and chart["sameSvg"], f"{path}: {chart}"
+            assert chart["liveSvgs"] == 1, f"{path}: {chart}"
+        assert any(chart["changed"] for chart in charts_after) or not charts, f"{path}: no chart"
+        assert moved == set(page.evaluate("window.explorerLesson.params.map(p => p.name)"))
+        page.wait_for_function(
+            'performance.getEntriesByName("explorer:paint").length === 10', timeout=TIMEOUT_MS
+        )
+        watch.assert_clean(path)
+        page.close()
+
+
+@pytest.mark.browser
+def test_a_lesson_page_fetches_exactly_what_its_first_load_weight_counts(
+    context: BrowserContext, site_server: str, course_site: tuple[Path, BuildReport]
+):
+    folder, report = course_site
+    site = Site(base=site_server, folder=folder)
+    for path in lesson_pages(report):
+        page, watch = open_page(context, site, path)
+        page.wait_for_selector(READY, state="attached")
+        settle(page)
+        fetched = {
+            url.removeprefix(site.base) for url in watch.requests if url.startswith(site.base)
+        }
+        counted = set(weight.first_load_weight(report.files, path).files)
+        assert fetched == counted, f"{path}: fetched {fetched ^ counted} differently"
+        assert not [
+            url for url in fetched if url.startswith("assets/fonts/") and url.count(".") < 2
+        ]
+        watch.assert_clean(path)
+        page.close()

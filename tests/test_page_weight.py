@@ -1,0 +1,330 @@
+"""Each page's own fonts and its first-load weight: every character covered, the budget kept."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import posixpath
+import re
+import unicodedata
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fontTools.ttLib import TTFont
+
+from privacy_explorer import fonts, page_fonts, weight
+from privacy_explorer.build import BuildReport, build
+from privacy_explorer.project import builtin_templates_dir, load_project
+
+REPO = Path(__file__).resolve().parent.parent
+SHIPPED = fonts.shipped_fonts(builtin_templates_dir())
+STYLE = (builtin_templates_dir() / "static" / "style.css").read_text("utf-8")
+VEGA_NUMBER_CHARACTERS = "0123456789-\u2212+.,%e()kMGTmµnp…"
+"""What Vega writes axis labels with that no page text holds: d3-format's digits, signs, SI
+prefixes and the ellipsis of a cut label."""
+FACE_PATH = re.compile(r'url\("([^"]+\.woff2)"\)')
+LESSON_PAGE = re.compile(r"(en/)?\d\d-[a-z-]+\.html")
+LESSONS = sorted(path.stem for path in (REPO / "content" / "ko").glob("[0-9][0-9]-*.md"))
+_LICENCE_TABLES = (
+    "the page data (the verdict tables of 21,952 licence combinations) is about 150 KiB "
+    "gzipped on its own, and table texts cannot load on demand yet"
+)
+OVER_BUDGET = {
+    "04-licenses.html": _LICENCE_TABLES,
+    "en/04-licenses.html": _LICENCE_TABLES,
+    "05-synthetic-data-audit.html": "about 11 KiB over: the Korean text face in two weights "
+    "(some 450 syllables, 77 KiB) beside 39 KiB of HTML, most of it chart specs with their rows",
+}
+"""Pages known to be over the budget, and why: remove one when it fits (the mark is strict)."""
+BUDGETED_PAGES = [
+    pytest.param(
+        page,
+        marks=[pytest.mark.xfail(strict=True, reason=OVER_BUDGET[page])]
+        if page in OVER_BUDGET
+        else [],
+    )
+    for page in (f"{prefix}{slug}.html" for slug in LESSONS for prefix in ("", "en/"))
+]
+
+
+class VisibleText(HTMLParser):
+    """What a page can show: text, chart specs, labels and messages the runtime puts in view."""
+
+    SHOWN_ATTRIBUTES = ("alt", "title", "aria-label", "aria-valuetext", "placeholder", "value")
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.texts: list[str] = []
+        self.math: list[str] = []
+        self._skipping = 0
+        self._json = False
+        self._in_math = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        shown = dict(attrs)
+        if tag in ("script", "style"):
+            self._json = shown.get("type") == "application/json"
+            self._skipping += not self._json
+        if tag == "math":
+            self._in_math += 1
+        for name, value in attrs:
+            if value is None:
+                continue
+            if name in self.SHOWN_ATTRIBUTES or (
+                name.startswith("data-") and name != "data-labels"
+            ):
+                self.texts.append(value)
+            if name == "data-labels":  # a slider's value texts, shown as it moves
+                self.texts.extend(json.loads(value))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style"):
+            self._skipping = max(0, self._skipping - (not self._json))
+            self._json = False
+        if tag == "math":
+            self._in_math -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self._json:
+            self.texts.extend(strings_in(json.loads(data)))
+        elif not self._skipping:
+            self.texts.append(data)
+            if self._in_math:
+                self.math.append(data)
+                if self.lasttag == "mi" and len(data) == 1:  # drawn in italic: math-auto
+                    self.math.append(italic_form(data))
+
+
+def italic_form(letter: str) -> str:
+    """The mathematical italic of a Latin or Greek letter, by its Unicode name ("" if none)."""
+    try:
+        name = unicodedata.name(letter)
+    except ValueError:
+        return ""
+    found = re.fullmatch(r"(LATIN|GREEK) (SMALL|CAPITAL) LETTER (\w+)", name)
+    if found is None:
+        return ""
+    if letter == "h":
+        return "\u210e"  # PLANCK CONSTANT: the italic h predates the block
+    try:
+        return unicodedata.lookup(f"MATHEMATICAL ITALIC {found.group(2)} {found.group(3)}")
+    except KeyError:
+        return ""
+
+
+def strings_in(value: Any) -> list[str]:
+    """Every string in a JSON value, keys excluded (field names are never shown)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in strings_in(item)]
+    if isinstance(value, list):
+        return [text for item in value for text in strings_in(item)]
+    return []
+
+
+def script_value(script: str) -> Any:
+    """The JSON a page data or chunk script assigns last."""
+    assignment = script.rstrip().rstrip(";").split("]=", 3)[-1]
+    return json.loads(assignment)
+
+
+def possible_text(files: dict[str, bytes], page: str) -> tuple[str, str, str]:
+    """Everything ``page`` can ever show, collected on its own: (page text, all text, math)."""
+    html = files[page].decode("utf-8")
+    parser = VisibleText()
+    parser.feed(html)
+    shown = "".join(parser.texts)
+    everything = [shown, VEGA_NUMBER_CHARACTERS]
+    for src in re.findall(r'<script src="([^"]+)"></script>', html):
+        path = posixpath.normpath(posixpath.join(posixpath.dirname(page), src))
+        if not path.startswith("assets/data/"):
+            continue
+        everything += strings_in(script_value(files[path].decode("utf-8")))
+        slug = path.split("/")[-1].split(".")[0]
+        for chunk in sorted(p for p in files if re.fullmatch(rf"assets/data/{slug}\.\d+\.js", p)):
+            everything += strings_in(script_value(files[chunk].decode("utf-8")))
+    return shown, "".join(everything), "".join(parser.math)
+
+
+def face_of(files: dict[str, bytes], page: str, name: str) -> TTFont:
+    """The subset of the shipped face ``name`` that ``page``'s own rules load."""
+    html = files[page].decode("utf-8")
+    rules = re.search(r"<style data-page-fonts>(.*?)</style>", html, re.S)
+    assert rules is not None, f"{page}: no fonts of its own"
+    stem = name.removesuffix(".woff2").removesuffix(".ttf")
+    urls = [u for u in FACE_PATH.findall(rules.group(1)) if f"/{stem}." in u]
+    assert len(urls) == 1, f"{page}: {stem}: {urls}"
+    path = re.sub(r"^(\.\./)+", "", urls[0])
+    return TTFont(io.BytesIO(files[path]))
+
+
+def drawable(text: str, font: TTFont | None = None) -> set[str]:
+    """The characters of ``text`` that the shipped faces (or ``font``) can draw, spaces aside."""
+    codes = set(font.getBestCmap() or ()) if font is not None else SHIPPED.coverage
+    return {char for char in text if not char.isspace() and ord(char) in codes}
+
+
+# --- the real course --------------------------------------------------------------------------
+
+
+def test_every_lesson_page_font_covers_everything_the_page_can_ever_show(
+    course_site: tuple[Path, BuildReport],
+) -> None:
+    files = dict(course_site[1].files)
+    pages = sorted(p for p in files if LESSON_PAGE.fullmatch(p))
+    assert len(pages) == 10
+    math_source = TTFont(SHIPPED.folder / fonts.MATH_FACE)
+    beyond_the_html: list[str] = []
+    for page in pages:
+        shown, everything, math = possible_text(files, page)
+        beyond_the_html += drawable(everything) - drawable(shown)
+        for face in fonts.TEXT_FACES:
+            missing = drawable(everything) - drawable(everything, face_of(files, page, face))
+            assert not missing, f"{page}: {face} lacks {sorted(missing)}"
+        math_face = face_of(files, page, fonts.MATH_FACE)
+        missing = drawable(math, math_source) - drawable(math, math_face)
+        assert not missing, f"{page}: the math face lacks {sorted(missing)}"
+    # The data holds texts the first view never shows (readouts at other grid points): a
+    # subset of the HTML alone would miss them.
+    assert beyond_the_html
+
+
+def test_pages_load_their_own_small_subsets_not_the_sites(
+    course_site: tuple[Path, BuildReport],
+) -> None:
+    files = dict(course_site[1].files)
+    assert "@font-face" not in files["assets/style.css"].decode("utf-8")
+    assert not [p for p in files if re.fullmatch(r"assets/fonts/[^.]+\.woff2", p)]
+    hangul = {
+        page: sum(0xAC00 <= code <= 0xD7A3 for code in face_of(files, page, face).getBestCmap())
+        for page in ("05-synthetic-data-audit.html", "en/05-synthetic-data-audit.html")
+        for face in fonts.TEXT_FACES[:1]
+    }
+    # The English page shows a few Korean words (the language switch), not the Korean lesson.
+    assert 0 < hangul["en/05-synthetic-data-audit.html"] < hangul["05-synthetic-data-audit.html"]
+    embedded = re.findall(r"base64,([^)]+)\)", files["404.html"].decode("utf-8"))
+    assert len(embedded) == 2
+    shown, _, _ = possible_text(files, "404.html")
+    for data in embedded:
+        font = TTFont(io.BytesIO(base64.b64decode(data)))
+        assert drawable(shown) <= drawable(shown, font), "404.html"
+
+
+@pytest.mark.parametrize("page", BUDGETED_PAGES)
+def test_a_lesson_page_stays_within_the_first_load_budget(
+    course_site: tuple[Path, BuildReport], page: str
+) -> None:
+    weighed = weight.first_load_weight(dict(course_site[1].files), page)
+    assert weighed.shared > 0 and weighed.fonts > 0 and weighed.data > 0, page
+    assert weighed.own <= weight.LESSON_PAGE_BUDGET, (
+        f"{page}: {weighed.own / 1024:.1f} KiB gzip beyond the Vega bundle, over the budget of "
+        f"{weight.LESSON_PAGE_BUDGET // 1024} KiB: {weighed}"
+    )
+
+
+# --- the pieces, on small inputs -----------------------------------------------------------
+
+
+def test_each_page_gets_its_subsets_before_the_stylesheet_named_by_content(
+    tmp_path: Path,
+) -> None:
+    link = '<link rel="stylesheet" href="{}assets/style.css">'
+    files: dict[str, str | bytes] = {
+        "a.html": f"<html><head>{link.format('')}</head><p>가나</p></html>",
+        "b.html": f"<html><head>{link.format('')}</head><p>나가</p></html>",
+        "en/a.html": f"<html><head>{link.format('../')}</head><p>다 &#54616;</p></html>",
+        "embed/a.html": '<html><head><link rel="stylesheet" href="../assets/embed.css">',
+    }
+    rules = page_fonts.font_face_rules(STYLE)
+    built = page_fonts.with_page_fonts(files, SHIPPED, rules, tmp_path)
+    assert page_fonts.with_page_fonts(files, SHIPPED, rules, tmp_path) == built  # cached
+    assert built["embed/a.html"] == files["embed/a.html"]
+    subsets = sorted(p for p in built if p.endswith(".woff2"))
+    # a.html and b.html show the same characters and share their files; the math face draws
+    # none of the Hangul, so all three pages share one math subset.
+    assert [Path(p).name.split(".")[0] for p in subsets] == [
+        "NotoSansKRExplorer-Bold",
+        "NotoSansKRExplorer-Bold",
+        "NotoSansKRExplorer-Regular",
+        "NotoSansKRExplorer-Regular",
+        "NotoSansMath-Regular",
+    ]
+    english = str(built["en/a.html"])
+    assert english.index("<style data-page-fonts>") < english.index('<link rel="stylesheet"')
+    urls = FACE_PATH.findall(english)
+    assert len(urls) == 3 and all(u.startswith("../assets/fonts/") for u in urls)
+    for url in urls:
+        data = built[url.removeprefix("../")]
+        assert isinstance(data, bytes)
+        face = Path(url).name.split(".")[0] + ".woff2"
+        assert url == "../" + page_fonts.subset_path(face, data)
+    regular = TTFont(io.BytesIO(built[urls[0].removeprefix("../")]))  # type: ignore[arg-type]
+    assert {ord("다"), ord("하")} <= set(regular.getBestCmap())
+    assert ord("가") not in regular.getBestCmap()
+    assert "@font-face" not in page_fonts.without_font_faces(STYLE)
+    assert page_fonts.without_font_faces(STYLE).strip().endswith("}")
+
+
+def test_a_page_font_covers_readouts_of_other_grid_points_and_lazy_chunks() -> None:
+    files: dict[str, str | bytes] = {
+        "l.html": '<link rel="stylesheet" href="assets/style.css">'
+        '<script src="assets/data/01-x.ko.js"></script>',
+        "assets/data/01-x.ko.js": 'window.X={"r":"\\ud55c \\u003c 뷁"};',
+        "assets/data/01-x.0.js": 'window.Y={"label":"똠"};',
+        "assets/data/02-y.0.js": 'window.Y={"label":"쀍"};',
+    }
+    characters = page_fonts.page_characters(page_fonts.page_texts(files, "l.html"))
+    assert {"한", "<", "뷁", "똠"} <= set(characters)
+    assert "쀍" not in characters  # another lesson's chunk
+    assert set(fonts.ALWAYS_KEPT) <= set(characters)
+
+
+def test_the_weight_counts_what_the_page_loads_and_the_math_face_only_with_math() -> None:
+    html = (
+        "<style data-page-fonts>"
+        '@font-face{font-family:"Noto Sans KR Explorer";src:url("../assets/fonts/R.1.woff2")}'
+        '@font-face{font-family:"Noto Sans Math";src:url("../assets/fonts/M.1.woff2")}</style>'
+        '<link rel="stylesheet" href="../assets/style.css">'
+        '<script src="../assets/vega.js"></script><script src="../assets/data/x.en.js"></script>'
+        '<script src="../assets/explorer.js"></script><img class="c" src="../assets/c.svg">'
+        '<noscript><img src="../assets/static.svg"></noscript>'
+        '<img src="data:,">'
+    )
+    files = {
+        "en/x.html": html.encode(),
+        "assets/style.css": b"body{}",
+        "assets/vega.js": b"v" * 1000,
+        "assets/data/x.en.js": b"d" * 500,
+        "assets/explorer.js": b"e" * 300,
+        "assets/c.svg": b"<svg/>",
+        "assets/fonts/R.1.woff2": bytes(700),
+        "assets/fonts/M.1.woff2": bytes(900),
+    }
+    weighed = weight.first_load_weight(files, "en/x.html")
+    assert weighed.fonts == 700
+    assert weighed.shared == weight.gzipped_size(files["assets/vega.js"])
+    assert (
+        weighed.own
+        == sum(
+            weight.gzipped_size(files[p])
+            for p in ("en/x.html", "assets/style.css", "assets/data/x.en.js", "assets/explorer.js")
+        )
+        + weight.gzipped_size(b"<svg/>")
+        + 700
+    )
+    assert "assets/fonts/M.1.woff2" not in weighed.files
+    assert "assets/static.svg" not in weighed.files
+    files["en/x.html"] = html.replace("<img", "<math><mi>x</mi></math><img", 1).encode()
+    assert weight.first_load_weight(files, "en/x.html").fonts == 1600
+
+
+def test_the_sample_site_pages_carry_fonts_of_their_own(sample_project: Path) -> None:
+    files = dict(build(load_project(sample_project), write=False).files)
+    for page in ("01-dice.html", "en/01-dice.html", "index.html", "en/index.html"):
+        for face in (*fonts.TEXT_FACES, fonts.MATH_FACE):
+            face_of(files, page, face)
+    assert "@font-face" in files["assets/embed.css"].decode("utf-8")
