@@ -13,7 +13,6 @@ import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
-from html import unescape
 from pathlib import Path
 
 import pytest
@@ -114,24 +113,6 @@ def test_the_site_ships_its_fonts_subset_to_what_its_pages_show(sample_project: 
     assert korean is not None
     cmap = TTFont(io.BytesIO(files[korean.group(1)])).getBestCmap()
     assert ord("눈") in cmap and ord("뷁") not in cmap
-
-
-def test_every_formula_symbol_is_in_the_math_subset(
-    course_site: tuple[Path, BuildReport],
-) -> None:
-    """MathML writes its operators as character references (``&#x02211;`` for ∑)."""
-    _, report = course_site
-    subset = TTFont(io.BytesIO(report.files["assets/fonts/NotoSansMath-Regular.woff2"]))
-    shipped = TTFont(FONTS_DIR / fonts.MATH_FACE).getBestCmap()
-    formulas: set[str] = set()
-    for path, content in report.files.items():
-        if path.endswith(".html"):
-            for math in re.findall(r"<math.*?</math>", content.decode("utf-8"), re.S):
-                formulas.update(unescape(re.sub(r"<[^>]+>", "", math)))
-    assert {"∑", "∪", "∈", "ε"} <= formulas  # lessons 03 and 05 use them
-    drawable = {char for char in formulas if ord(char) in shipped}
-    missing = sorted(drawable - {chr(code) for code in subset.getBestCmap()})
-    assert not missing
 
 
 def test_a_chart_svg_carries_the_glyphs_it_draws(sample_project: Path) -> None:
