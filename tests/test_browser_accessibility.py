@@ -39,7 +39,8 @@ def axe_violations(page: Page) -> list[dict[str, Any]]:
     assert AXE.exists(), f"{AXE} is missing: run 'make test' (npm ci in tests/axe) first"
     page.add_script_tag(path=str(AXE))
     return page.evaluate(
-        """async () => (await window.axe.run(document, { resultTypes: ["violations"], preload: false }))
+        """async () => (await window.axe.run(document, { resultTypes: ["violations"],
+                                                         preload: false }))
           .violations.map(v => ({
             id: v.id, impact: v.impact,
             nodes: v.nodes.map(n => n.target.join(" ") + ": " + n.failureSummary),
@@ -249,6 +250,8 @@ def test_print_shows_the_current_setting_with_its_live_charts(context: BrowserCo
             .map(p => getComputedStyle(p).display === "none" ? null : p.innerText),
           controls: Array.from(document.querySelectorAll(".controls > .control"))
             .map(c => c.getClientRects().length),
+          positions: Array.from(document.querySelectorAll("form.controls"))
+            .map(f => getComputedStyle(f).position),
           readouts: Array.from(document.querySelectorAll("[data-readout]")).map(r => r.textContent),
         })"""
     )
@@ -256,6 +259,7 @@ def test_print_shows_the_current_setting_with_its_live_charts(context: BrowserCo
     for figure in shown["figures"]:
         assert figure["live"] > 0 and figure["fallback"] == 0 and figure["note"] == 0, figure
     assert set(shown["controls"]) == {0}, "the controls themselves are not printed"
+    assert set(shown["positions"]) == {"static"}, "on paper the settings stay in the text"
     epsilon = page.locator("label[for=control-epsilon]").inner_text()
     releases = page.locator("label[for=control-releases]").inner_text()
     assert any(s and f"{epsilon}: 0.2" in s for s in shown["summaries"]), shown["summaries"]
