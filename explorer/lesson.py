@@ -242,8 +242,8 @@ class Readout:
     unit: Text | None = None
     """Unit appended after a space, in every language (``MPa``, ``회``)."""
     announce: bool = False
-    """Whether screen readers announce its new value when a control moves (the page's main
-    answer, e.g. a verdict); other readouts change silently, so as not to flood them."""
+    """Whether the page's one polite live region names its new value when a control moves
+    (the page's main answer, e.g. a verdict); other readouts are only counted there."""
 
     def text(self, value: Any, lang: str) -> str:
         """The readout as shown on the page in ``lang``."""

@@ -56,13 +56,16 @@ def decode_component(text: str) -> str | None:
     return "".join(decoded)
 
 
-def expected_state(params: Params, hash_: str) -> dict[str, int]:
+def expected_state(
+    params: Params, hash_: str, base: dict[str, int] | None = None
+) -> dict[str, int]:
     """The state the page must show for ``hash_`` (as ``location.hash`` gives it).
 
-    Every parameter starts at its default; each ``name=value`` pair whose parts decode,
-    whose name is a parameter and whose value one of its texts sets it (the last one wins).
+    Every parameter starts at its value in ``base`` (the state before a hashchange), or at
+    its default when the page opens; each ``name=value`` pair whose parts decode, whose
+    name is a parameter and whose value one of its texts sets it (the last one wins).
     """
-    state = {p["name"]: p["default"] for p in params}
+    state = dict(base) if base else {p["name"]: p["default"] for p in params}
     by_name = {p["name"]: p for p in params}
     for pair in hash_.removeprefix("#")[:HASH_LIMIT].split("&"):
         name_part, eq, value_part = pair.partition("=")
@@ -191,7 +194,7 @@ APPLY_HASHES = """async ({ hashes, redrawEvery }) => {
       shown.push(read(true));
     } else {
       window.history.replaceState(null, "", "#" + hash);
-      lesson.readState();
+      lesson.readState(lesson.state);
       lesson.syncControls();
       shown.push(read(false));
     }
@@ -225,12 +228,16 @@ def lesson_pages(report: BuildReport) -> list[str]:
     return [f"{PREFIX[lang]}{slug}.html" for slug in report.lessons for lang in LANGUAGES]
 
 
-def check_shown(params: Params, shown: dict[str, Any], what: str) -> None:
-    state = expected_state(params, shown["hash"])
+def check_shown(
+    params: Params, shown: dict[str, Any], what: str, base: dict[str, int] | None = None
+) -> dict[str, int]:
+    """Assert the page shows what ``shown["hash"]`` names over ``base``; returns that state."""
+    state = expected_state(params, shown["hash"], base)
     key = "-".join(str(state[p["name"]]) for p in params)
     assert not shown["problems"], f"{what}: {shown['problems']}"
     assert shown["point"] == key, f"{what}: shows {shown['point']}, not {key}"
     assert shown["controls"] == {name: [index] for name, index in state.items()}, what
+    return state
 
 
 @pytest.mark.browser
@@ -246,9 +253,9 @@ def test_any_hash_falls_back_to_defaults_and_never_throws_on_every_lesson(
         params = page.evaluate("() => window.explorerLesson.params")
         hashes = hostile_hashes(rng, params)
         shown = page.evaluate(APPLY_HASHES, {"hashes": hashes, "redrawEvery": REDRAW_EVERY})
-        check_shown(params, shown[0], f"{path} without a hash")
+        current = check_shown(params, shown[0], f"{path} without a hash")
         for number, (hash_, after) in enumerate(zip(hashes, shown[1:], strict=True)):
-            check_shown(params, after, f"{path} hash {number} {hash_[:80]!r}")
+            current = check_shown(params, after, f"{path} hash {number} {hash_[:80]!r}", current)
         watch.assert_clean(f"{path} after {len(hashes)} hashes")
         page.close()
 

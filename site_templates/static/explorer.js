@@ -124,13 +124,14 @@
     this.readState();
   }
 
-  // The state of the URL hash: its valid settings over the defaults (see readHash).
-  Lesson.prototype.readState = function () {
+  // The state of the URL hash: its valid settings over `base` (a partial hash keeps the
+  // other settings), or over the defaults when the page opens (see readHash).
+  Lesson.prototype.readState = function (base) {
     var state = {};
     var fromHash = readHash(this.params, window.location.hash);
     this.params.forEach(function (p) {
       var given = Object.prototype.hasOwnProperty.call(fromHash, p.name);
-      state[p.name] = given ? fromHash[p.name] : p.default;
+      state[p.name] = given ? fromHash[p.name] : base ? base[p.name] : p.default;
     });
     this.state = state;
   };
@@ -234,8 +235,8 @@
     this.params.forEach(function (p, i) { if (fromIndices[i] !== indices[i]) moved[p.name] = true; });
     var charts = Object.keys(this.views).filter(function (name) {
       var chart = data.charts[name];
-      return chart.datasets.some(function (dataset) { return before.d[dataset] !== after.d[dataset]; })
-        || chart.signals.some(function (signal) { return moved[signal]; });
+      var rows = chart.datasets.some(function (d) { return before.d[d] !== after.d[d]; });
+      return rows || chart.signals.some(function (signal) { return moved[signal]; });
     });
     parts.push(article.querySelector("[data-announcer]").dataset.changed
       .replace("{charts}", String(charts.length))
@@ -435,7 +436,7 @@
       });
     });
     window.addEventListener("hashchange", function () {
-      self.readState();
+      self.readState(self.state);
       self.apply();
     });
   };
