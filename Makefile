@@ -7,6 +7,7 @@ BIN := $(VENV)/bin
 CHROMIUM ?= /usr/bin/chromium
 PORT ?= 8000
 SCORM_RUNTIME := tests/scorm/node_modules/.package-lock.json
+AXE_CORE := tests/axe/node_modules/.package-lock.json
 
 # Every install takes its versions from constraints.txt, so two set-ups get the same packages.
 PIP_INSTALL := $(BIN)/python -m pip install --quiet -c constraints.txt
@@ -20,7 +21,7 @@ site: $(VENV)/.runtime-installed
 
 # Lint first, then run the whole test suite, browser tests included (installs Debian's
 # Chromium when missing).
-test: lint $(CHROMIUM) $(SCORM_RUNTIME)
+test: lint $(CHROMIUM) $(SCORM_RUNTIME) $(AXE_CORE)
 	$(BIN)/python -m pytest
 
 # Preview the built site on http://127.0.0.1:$(PORT)/ (local only).
@@ -86,6 +87,10 @@ $(VENV)/.test-installed: pyproject.toml constraints.txt $(VENV)/.runtime-install
 # The SCORM tests launch packages in the scorm-again runtime, pinned in tests/scorm/package-lock.json.
 $(SCORM_RUNTIME): tests/scorm/package.json tests/scorm/package-lock.json
 	cd tests/scorm && npm ci --no-audit --no-fund --loglevel=error
+
+# The accessibility tests inject axe-core into every page, pinned in tests/axe/package-lock.json.
+$(AXE_CORE): tests/axe/package.json tests/axe/package-lock.json
+	cd tests/axe && npm ci --no-audit --no-fund --loglevel=error
 
 # Playwright cannot download its own browser here: the tests drive Debian's Chromium.
 $(CHROMIUM):

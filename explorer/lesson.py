@@ -243,8 +243,8 @@ class Readout:
     """Unit after the value, in every language (``MPa``, ``회``): after a space, except a
     Korean counter of one or two Hangul syllables, which is written on (``37개``)."""
     announce: bool = False
-    """Whether screen readers announce its new value when a control moves (the page's main
-    answer, e.g. a verdict); other readouts change silently, so as not to flood them."""
+    """Whether the page's one polite live region names its new value when a control moves
+    (the page's main answer, e.g. a verdict); other readouts are only counted there."""
     unit_one: Text | None = None
     """The unit when the value is exactly 1, in every language (``{"en": "epoch", ...}``),
     for languages that inflect it; ``None``: :attr:`unit` always."""

@@ -357,7 +357,9 @@ class _Extractor:
         if not tex:
             raise ContentError(f"{self.where(start)}: empty display math '$$ $$'")
         html = render_math(tex, display=True, where=self.where(start))
-        out.extend(["", self.placeholder(html=f'<div class="math-display">{html}</div>'), ""])
+        out.extend(
+            ["", self.placeholder(html=f'<div class="math-display" tabindex="0">{html}</div>'), ""]
+        )
         return end
 
 

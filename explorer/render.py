@@ -335,7 +335,10 @@ def render_directive(
                     "default_index": p.default_index,
                 }
             )
-        return str(components.controls(params, context.strings["controls_label"]))  # type: ignore[attr-defined]
+        # Named after its parameters: a page with two groups has two distinct landmarks.
+        labels = ", ".join(module.grid.param(name).label[lang] for name in names)
+        label = f"{context.strings['controls_label']}: {labels}"
+        return str(components.controls(params, label))  # type: ignore[attr-defined]
     if directive.kind == "table":
         name = directive.names[0]
         table = module.tables[name]

@@ -19,7 +19,8 @@ def parse(text: str, first_line: int = 5):
 def test_inline_and_display_math_become_mathml():
     parsed = parse("The scale is $b = \\Delta/\\varepsilon$.\n\n$$\n\\frac{1}{2b}\n$$\n")
     assert '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">' in parsed.html
-    assert '<div class="math-display"><math' in parsed.html
+    # Focusable: a long formula scrolls sideways inside its box, and keyboards must reach it.
+    assert '<div class="math-display" tabindex="0"><math' in parsed.html
     assert "<mfrac>" in parsed.html
     assert "$" not in parsed.html
 

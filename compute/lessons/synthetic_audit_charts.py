@@ -295,7 +295,12 @@ def scores_chart(lang: str) -> alt.LayerChart:
         y2=alt.datum(0),
         tooltip=tooltip,
     )
-    zero = base.transform_filter("datum.target").mark_rule(color=INK).encode(y=alt.datum(0))
+    # Decorative (aria=False): a nameless single-mark group fails screen readers and axe-core.
+    zero = (
+        base.transform_filter("datum.target")
+        .mark_rule(color=INK, aria=False)
+        .encode(y=alt.datum(0))
+    )
     target = (
         base.transform_filter("datum.target")
         .mark_rule(color=INK, strokeDash=GUIDE_DASH)
@@ -366,7 +371,7 @@ def board_chart(lang: str, facts: PictureFacts) -> alt.HConcatChart:
     colour = alt.Color("name:N", scale=colours, legend=None)
     band = (
         base.transform_filter("datum.attack === 'gen_lra'")
-        .mark_rect(color=GREY, opacity=0.2)
+        .mark_rect(color=GREY, opacity=0.2, aria=False)  # decorative, as the zero line above
         .encode(
             x=alt.XDatum(facts.chance_low, scale=auc_scale, title=text["auc"]),
             x2=alt.datum(facts.chance_high),

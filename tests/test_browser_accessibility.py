@@ -1,0 +1,341 @@
+"""Reading the page: axe-core on every page, no-JavaScript, the live region, print, sticky controls.
+
+axe-core (pinned in tests/axe/package-lock.json, installed by ``make test``) is injected into
+every page of the built course, over ``file://`` and over HTTP, and must find nothing at all.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from lessonpage import PREFIX, READY, Site, open_page, settle
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize
+
+from privacy_explorer.build import BuildReport
+from privacy_explorer.lesson import LANGUAGES
+
+REPO = Path(__file__).resolve().parent.parent
+AXE = REPO / "tests" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+STRINGS = yaml.safe_load((REPO / "site_templates" / "strings.yml").read_text("utf-8"))
+DP = "03-differential-privacy"
+LICENCES = "04-licenses"
+WIDE: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+
+
+def lesson_paths(report: BuildReport) -> list[str]:
+    return [f"{PREFIX[lang]}{slug}.html" for slug in report.lessons for lang in LANGUAGES]
+
+
+def axe_violations(page: Page) -> list[dict[str, Any]]:
+    """axe-core's violations of any impact on the page as it is now.
+
+    No preload: axe would fetch the stylesheets again by XHR, which file:// pages refuse.
+    """
+    assert AXE.exists(), f"{AXE} is missing: run 'make test' (npm ci in tests/axe) first"
+    page.add_script_tag(path=str(AXE))
+    return page.evaluate(
+        """async () => (await window.axe.run(document, { resultTypes: ["violations"],
+                                                         preload: false }))
+          .violations.map(v => ({
+            id: v.id, impact: v.impact,
+            nodes: v.nodes.map(n => n.target.join(" ") + ": " + n.failureSummary),
+          }))"""
+    )
+
+
+@pytest.mark.browser
+def test_axe_finds_no_violation_on_any_page(
+    context: BrowserContext, site: Site, course_site: tuple[Path, BuildReport]
+):
+    pages = sorted(path.relative_to(site.folder).as_posix() for path in site.folder.rglob("*.html"))
+    lessons = set(lesson_paths(course_site[1]))
+    embeds = {
+        f"{PREFIX[lang]}embed/{slug}.html" for slug in course_site[1].lessons for lang in LANGUAGES
+    }
+    assert {"404.html", "index.html", "en/index.html"} | lessons | embeds <= set(pages)
+    found = {}
+    for path in pages:
+        page, watch = open_page(context, site, path)
+        if path in lessons or path in embeds:
+            page.wait_for_selector(READY, state="attached")
+        settle(page)
+        violations = axe_violations(page)
+        if violations:
+            found[path] = violations
+        watch.assert_clean(path)
+        page.close()
+    assert not found, json.dumps(found, ensure_ascii=False, indent=1)
+
+
+@pytest.mark.browser
+def test_without_javascript_a_note_says_the_page_shows_the_default_setting(
+    browser: Browser, course_site: tuple[Path, BuildReport]
+):
+    folder, report = course_site
+    site = Site(base=folder.as_uri() + "/", folder=folder)
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        for slug in report.lessons:
+            for lang in LANGUAGES:
+                page = context.new_page()
+                page.goto(site.url(f"{PREFIX[lang]}{slug}.html"))
+                note = page.locator(".noscript-note")
+                assert note.count() == 1 and note.is_visible(), slug
+                assert note.inner_text() == STRINGS["noscript_note"][lang]
+                controls = page.locator("[data-param]")
+                assert controls.count() > 0
+                assert all(controls.nth(i).is_disabled() for i in range(controls.count())), slug
+                # Visibly so: a disabled control is faded.
+                opacity = page.evaluate(
+                    "getComputedStyle(document.querySelector('[data-param]')).opacity"
+                )
+                assert float(opacity) < 0.6, slug
+                figures = page.locator("figure[data-chart] img.chart-fallback")
+                for i in range(figures.count()):
+                    assert figures.nth(i).is_visible(), slug
+                page.close()
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+def test_the_runtime_enables_the_controls_and_hides_the_note(
+    context: BrowserContext, site: Site, course_site: tuple[Path, BuildReport]
+):
+    for path in lesson_paths(course_site[1]):
+        page, watch = open_page(context, site, path)
+        page.wait_for_selector(READY, state="attached")
+        assert (
+            page.locator(".noscript-note").count() == 0
+            or not page.locator(".noscript-note").is_visible()
+        )
+        states = page.evaluate(
+            """() => Array.from(document.querySelectorAll("[data-param]"))
+              .map(i => [i.disabled, getComputedStyle(i).opacity])"""
+        )
+        assert states and all(not disabled and opacity == "1" for disabled, opacity in states), path
+        watch.assert_clean(path)
+        page.close()
+
+
+PAGE_DATA = """slug => {
+  const data = window.EXPLORER_DATA[slug];
+  return {
+    params: data.params.map(p => p.name),
+    charts: data.charts,
+    readouts: Object.fromEntries(Object.entries(data.points).map(([k, p]) => [k, p.r])),
+    datasets: Object.fromEntries(Object.entries(data.points).map(([k, p]) => [k, p.d])),
+    live: Array.from(document.querySelectorAll("[data-readout]"))
+      .map(e => [e.dataset.readout, e.classList.contains("is-live"),
+                 getComputedStyle(e).backgroundColor]),
+    placed: Array.from(document.querySelectorAll("figure[data-chart]")).map(f => f.dataset.chart),
+  };
+}"""
+
+
+@pytest.mark.browser
+def test_live_readouts_look_different_from_constant_ones(
+    context: BrowserContext, site: Site, course_site: tuple[Path, BuildReport]
+):
+    styles: dict[bool, set[str]] = {True: set(), False: set()}
+    for path in lesson_paths(course_site[1]):
+        page, watch = open_page(context, site, path)
+        page.wait_for_selector(READY, state="attached")
+        watch.assert_clean(path)
+        slug = path.rsplit("/", 1)[-1].removesuffix(".html")
+        data = page.evaluate(PAGE_DATA, slug)
+        for name, live, background in data["live"]:
+            texts = {readouts[name] for readouts in data["readouts"].values()}
+            assert live == (len(texts) > 1), f"{path}: readout {name} ({len(texts)} texts)"
+            styles[live].add(background)
+        page.close()
+    assert styles[True], "no live readout on any page"
+    assert styles[True].isdisjoint(styles[False]), styles
+
+
+def announced(page: Page, key: str) -> str:
+    page.wait_for_function(
+        "key => document.querySelector('[data-announcer]').dataset.point === key", arg=key
+    )
+    return page.locator("[data-announcer]").inner_text()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_one_polite_region_says_what_a_control_changed(
+    context: BrowserContext, site: Site, lang: str
+):
+    page, watch = open_page(context, site, f"{PREFIX[lang]}{DP}.html")
+    page.wait_for_selector(READY, state="attached")
+    live = page.evaluate(
+        """() => Array.from(document.querySelectorAll("[aria-live]"))
+          .map(e => e.getAttribute("aria-live"))"""
+    )
+    assert live.count("polite") == 1 and set(live) == {"polite", "off"}, live
+    # Every <output> (a live status by default) is silenced; the region speaks for them.
+    assert page.evaluate(
+        """Array.from(document.querySelectorAll("output"))
+          .every(o => o.getAttribute("aria-live") === "off")"""
+    )
+    data = page.evaluate(PAGE_DATA, DP)
+    before = page.evaluate("document.querySelector('article').dataset.point")
+    slider = page.locator("input[data-param=epsilon]")
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")  # a burst: said once, when it settles
+    after = page.evaluate("window.explorerLesson.key()")
+    text = announced(page, after)
+
+    label = page.locator("label[for=control-epsilon]").inner_text()
+    value = page.locator("output[data-output=epsilon]").inner_text()
+    placed_readouts = {name for name, _, _ in data["live"]}
+    numbers = sum(
+        data["readouts"][before][name] != data["readouts"][after][name] for name in placed_readouts
+    )
+    moved = {"epsilon"}
+    charts = sum(
+        any(
+            data["datasets"][before].get(d) != data["datasets"][after].get(d)
+            for d in chart["datasets"]
+        )
+        or bool(moved & set(chart["signals"]))
+        for name, chart in data["charts"].items()
+        if name in data["placed"]
+    )
+    assert charts > 0 and numbers > 0
+    expected_counts = (
+        STRINGS["announce_changed"][lang]
+        .replace("{charts}", str(charts))
+        .replace("{numbers}", str(numbers))
+    )
+    assert text == f"{label}: {value}. {expected_counts}", text
+    watch.assert_clean("announce")
+
+
+@pytest.mark.browser
+def test_the_announcement_names_the_readouts_marked_announce(context: BrowserContext, site: Site):
+    lang = LANGUAGES[-1]
+    page, watch = open_page(context, site, f"{PREFIX[lang]}{LICENCES}.html")
+    page.wait_for_selector(READY, state="attached")
+    select = page.locator("select[data-param]").first
+    options = select.locator("option")
+    select.select_option(options.nth(options.count() - 1).get_attribute("value"))
+    text = announced(page, page.evaluate("window.explorerLesson.key()"))
+    verdict = page.locator("[data-readout][data-announce]").first
+    assert f"{verdict.get_attribute('title')}: {verdict.inner_text()}." in text, text
+    watch.assert_clean("licence announce")
+
+
+@pytest.mark.browser
+def test_print_shows_the_current_setting_with_its_live_charts(context: BrowserContext, site: Site):
+    lang = LANGUAGES[0]
+    page, watch = open_page(
+        context, site, f"{PREFIX[lang]}{DP}.html#query=mean&epsilon=0.2&releases=12"
+    )
+    page.wait_for_selector(READY, state="attached")
+    page.emulate_media(media="print")
+    shown = page.evaluate(
+        """() => ({
+          figures: Array.from(document.querySelectorAll("figure[data-chart]")).map(f => ({
+            live: f.querySelector(".chart-live svg").getBoundingClientRect().height,
+            fallback: f.querySelector("img.chart-fallback").getClientRects().length,
+            note: f.querySelector(".print-note").getClientRects().length,
+          })),
+          summaries: Array.from(document.querySelectorAll(".controls-summary"))
+            .map(p => getComputedStyle(p).display === "none" ? null : p.innerText),
+          controls: Array.from(document.querySelectorAll(".controls > .control"))
+            .map(c => c.getClientRects().length),
+          positions: Array.from(document.querySelectorAll("form.controls"))
+            .map(f => getComputedStyle(f).position),
+          readouts: Array.from(document.querySelectorAll("[data-readout]")).map(r => r.textContent),
+        })"""
+    )
+    assert shown["figures"]
+    for figure in shown["figures"]:
+        assert figure["live"] > 0 and figure["fallback"] == 0 and figure["note"] == 0, figure
+    assert set(shown["controls"]) == {0}, "the controls themselves are not printed"
+    assert set(shown["positions"]) == {"static"}, "on paper the settings stay in the text"
+    epsilon = page.locator("label[for=control-epsilon]").inner_text()
+    releases = page.locator("label[for=control-releases]").inner_text()
+    assert any(s and f"{epsilon}: 0.2" in s for s in shown["summaries"]), shown["summaries"]
+    assert any(s and f"{releases}: 12" in s for s in shown["summaries"]), shown["summaries"]
+    point = page.evaluate(f"window.EXPLORER_DATA['{DP}'].points[window.explorerLesson.key()].r")
+    names = page.evaluate(
+        "Array.from(document.querySelectorAll('[data-readout]')).map(r => r.dataset.readout)"
+    )
+    assert shown["readouts"] == [point[name] for name in names]
+    watch.assert_clean("print")
+
+
+STICKY_STATE = """() => Array.from(document.querySelectorAll(".control-scope")).map(scope => {
+  const form = scope.querySelector("form.controls");
+  const driven = scope.querySelectorAll("figure[data-chart], [data-table][data-live]");
+  return Array.from(driven).map(f => {
+    f.scrollIntoView({ block: "start" });
+    const bar = form.getBoundingClientRect();
+    const box = f.getBoundingClientRect();
+    return { name: f.id, barTop: Math.round(bar.top), barBottom: Math.round(bar.bottom),
+             top: Math.round(box.top), position: getComputedStyle(form).position };
+  });
+})"""
+
+
+@pytest.mark.browser
+def test_on_a_wide_screen_the_controls_stay_in_view_beside_the_charts_they_drive(
+    browser: Browser, site: Site, course_site: tuple[Path, BuildReport]
+):
+    context = browser.new_context(viewport=WIDE)
+    try:
+        for path in lesson_paths(course_site[1]):
+            page, watch = open_page(context, site, path)
+            page.wait_for_selector(READY, state="attached")
+            scopes = page.evaluate(STICKY_STATE)
+            assert scopes, f"{path}: no controls"
+            for scope in scopes:
+                for target in scope:
+                    assert target["position"] == "sticky", target
+                    # The whole bar is in the window (stuck at its top once scrolled past),
+                    # and the chart or table it drives right below it, not under it.
+                    assert target["barTop"] >= 0 and target["barBottom"] <= WIDE["height"], (
+                        f"{path}: {target}"
+                    )
+                    assert target["top"] >= target["barBottom"] - 1, f"{path}: {target}"
+                    assert target["top"] < WIDE["height"], f"{path}: {target}"
+            # Still driven by the keyboard while it sticks.
+            slider = page.locator("input[type=range][data-param]").first
+            if slider.count():
+                key = page.evaluate("window.explorerLesson.key()")
+                slider.focus()
+                page.keyboard.press("End" if slider.input_value() == "0" else "Home")
+                page.wait_for_function(
+                    "key => document.querySelector('article').dataset.point !== key", arg=key
+                )
+                bar_top = slider.evaluate("s => s.closest('form').getBoundingClientRect().top")
+                assert 0 <= bar_top < WIDE["height"], f"{path}: the bar left the window"
+            watch.assert_clean(path)
+            page.close()
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+def test_on_a_phone_the_controls_stay_in_the_text(
+    browser: Browser, site: Site, course_site: tuple[Path, BuildReport]
+):
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page, watch = open_page(context, site, f"{DP}.html")
+        page.wait_for_selector(READY, state="attached")
+        positions = page.evaluate(
+            """Array.from(document.querySelectorAll("form.controls"))
+              .map(f => getComputedStyle(f).position)"""
+        )
+        assert positions and set(positions) == {"static"}
+        watch.assert_clean("phone")
+    finally:
+        context.close()
