@@ -27,6 +27,11 @@ STEPS: list[tuple[str, str, int]] = [
     ("epochs", "ArrowRight", 1),
     ("seed", "click", 2),
     ("epochs", "ArrowLeft", 0),
+    # The threshold opens at 30 MPa² (index 5) and the compared ε at 1 (index 2).
+    ("threshold", "ArrowLeft", 4),
+    ("dp_epsilon", "click", 0),
+    ("threshold", "End", 8),
+    ("dp_epsilon", "ArrowRight", 1),
 ]
 
 
