@@ -700,11 +700,14 @@ def posterior_chart(lang: str) -> alt.LayerChart:
     )
     priors = [prior_label(prior) for prior in POSTERIOR_PRIORS]
     colour = alt.Scale(domain=priors, range=[VERMILLION, GREEN, BLUE])
+    colour_by_prior = alt.Color(
+        "prior:N", scale=colour, sort=priors, legend=legend_above(text["legend"])
+    )
     base = alt.Chart(alt.Data(name="posterior"))
     lines = base.mark_line(strokeWidth=2).encode(
         x=x,
         y=y,
-        color=alt.Color("prior:N", scale=colour, sort=priors, legend=legend_above(text["legend"])),
+        color=colour_by_prior,
         tooltip=[
             alt.Tooltip("prior:N", title=text["legend"]),
             alt.Tooltip("epsilon:Q", title="ε", format=".3g"),
@@ -717,8 +720,9 @@ def posterior_chart(lang: str) -> alt.LayerChart:
         .mark_rule(color=INK, strokeDash=GUIDE_DASH)
         .encode(x=x)
     )
+    # The same colour encoding (legend included) in both layers, so Vega merges one legend.
     points = at_current.mark_point(filled=True, size=50, opacity=1).encode(
-        x=x, y=y, color=alt.Color("prior:N", scale=colour, legend=None)
+        x=x, y=y, color=colour_by_prior
     )
     values = at_current.mark_text(align="left", dx=6, dy=-6, color=INK, fontSize=VALUE_SIZE).encode(
         x=x, y=y, text=alt.Text("posterior_high:Q", format=".1%")
