@@ -17,6 +17,7 @@ import altair as alt
 
 from compute.lessons.style import (
     BLUE,
+    GREEN,
     INK,
     ORANGE,
     VERMILLION,
@@ -28,7 +29,7 @@ from compute.lessons.style import (
 from compute.licensing import COMBINATIONS, LICENSES, STATUSES, Text
 
 STATUS_COLOURS: dict[str, str] = {
-    "allowed": "#009E73",
+    "allowed": GREEN,
     "needs_review": ORANGE,
     "needs_permission": BLUE,
     "not_allowed": VERMILLION,
