@@ -98,7 +98,12 @@ def test_drive_redraws_exactly_the_charts_that_change(context: BrowserContext, s
 def test_a_shared_hash_opens_that_point(context: BrowserContext, site: Site):
     lang = LANGUAGES[-1]
     page, watch = MI.open(context, site, lang, "epochs=2000&seed=2")
-    state = {"epochs": mi.EPOCHS.index(2000), "seed": mi.SEEDS.index(2)}
+    state = {
+        "epochs": mi.EPOCHS.index(2000),
+        "seed": mi.SEEDS.index(2),
+        "threshold": mi.THRESHOLDS.index(mi.DEFAULT_THRESHOLD),  # not in the hash: the default
+        "dp_epsilon": mi.DP_EPSILONS.index(mi.DEFAULT_DP_EPSILON),
+    }
     MI.wait_for_point(page, state)
     MI.assert_shows(page, state, lang)
     assert_highlight_follows(page, state, lang)
