@@ -97,12 +97,13 @@ def test_drive_redraws_exactly_the_charts_that_change(context: BrowserContext, s
 @pytest.mark.browser
 def test_a_shared_hash_opens_that_point(context: BrowserContext, site: Site):
     lang = LANGUAGES[-1]
-    page, watch = MI.open(context, site, lang, "epochs=2000&seed=2")
+    # A shared link names every control (a partial hash stays as given in the address bar).
+    page, watch = MI.open(context, site, lang, "epochs=2000&seed=2&threshold=30&dp_epsilon=1")
     state = {
         "epochs": mi.EPOCHS.index(2000),
         "seed": mi.SEEDS.index(2),
-        "threshold": mi.THRESHOLDS.index(mi.DEFAULT_THRESHOLD),  # not in the hash: the default
-        "dp_epsilon": mi.DP_EPSILONS.index(mi.DEFAULT_DP_EPSILON),
+        "threshold": mi.THRESHOLDS.index(30.0),
+        "dp_epsilon": mi.DP_EPSILONS.index(1.0),
     }
     MI.wait_for_point(page, state)
     MI.assert_shows(page, state, lang)
