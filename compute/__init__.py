@@ -38,6 +38,11 @@ tested against an independent reference (SciPy, scikit-learn, brute force):
     The Laplace mechanism: density, CDF, inverse-CDF noise from seeded uniforms,
     the log density ratio of neighbouring datasets, and two queries with their
     sensitivities.
+:mod:`compute.dp_bounds`
+    What ε-differential privacy promises an attacker: the largest and smallest
+    posterior belief after an output (odds moved by at most ``e^ε``), and the
+    largest true-positive rate a membership test can reach at a given
+    false-positive rate.
 :mod:`compute.licensing`
     Licences of data, models and code: the rule table as rows, and a short
     checker that evaluates any combination from those rows alone.

@@ -20,7 +20,14 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["NICE_STEPS", "Histogram", "common_histogram", "histogram_upper", "nice_ceiling"]
+__all__ = [
+    "NICE_STEPS",
+    "Histogram",
+    "common_histogram",
+    "counts_up_to_edges",
+    "histogram_upper",
+    "nice_ceiling",
+]
 
 FloatArray = npt.NDArray[np.float64]
 CountArray = npt.NDArray[np.int64]
@@ -85,6 +92,29 @@ def common_histogram(
         index = np.minimum(np.searchsorted(edges, values, side="right") - 1, bins - 1)
         counts.append(np.bincount(index, minlength=bins).astype(np.int64))
     return Histogram(edges=edges, counts_a=counts[0], counts_b=counts[1])
+
+
+def counts_up_to_edges(values: npt.ArrayLike, edges: Sequence[float]) -> CountArray:
+    """Counts of ``values`` in the bins ``(edges[i], edges[i+1]]``, closed on the right.
+
+    Closed on the right so that a rule "at most ``t``" with ``t`` on an edge
+    takes whole bins: the counts of the bins up to that edge add up to the
+    values ``≤ t``. Values at or below ``edges[0]`` count in the first bin and
+    values above ``edges[-1]`` in the last, so every value is counted.
+
+    >>> counts_up_to_edges([0.5, 1.0, 1.5, 3.0, 9.0], [1.0, 2.0, 3.0]).tolist()
+    [3, 2]
+    """
+    bounds = np.asarray(edges, dtype=float)
+    if bounds.ndim != 1 or bounds.size < 2 or not np.all(np.diff(bounds) > 0):
+        raise ValueError("edges must be at least two increasing numbers")
+    array = np.asarray(values, dtype=float).ravel()
+    if np.isnan(array).any():
+        raise ValueError("values must not be NaN")
+    # searchsorted(side="left") - 1: a value equal to an edge joins the bin that ends there.
+    index = np.clip(np.searchsorted(bounds, array, side="left") - 1, 0, bounds.size - 2)
+    counts: CountArray = np.bincount(index, minlength=bounds.size - 1).astype(np.int64)
+    return counts
 
 
 def nice_ceiling(value: float, steps: Sequence[float] = NICE_STEPS) -> float:

@@ -37,6 +37,7 @@ from fractions import Fraction
 __all__ = [
     "DEFAULT_SMOOTHING",
     "CharNGram",
+    "Step",
     "chance_exposure",
     "exposure",
     "log_fraction",
@@ -61,6 +62,27 @@ def log_fraction(value: Fraction) -> float:
     if value <= 0:
         raise ValueError(f"the logarithm needs a positive value, got {value}")
     return math.log(value.numerator) - math.log(value.denominator)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One character of a continuation as the model scores it: the counts behind its probability."""
+
+    char: str
+    """The character written, ``c``."""
+    context: str
+    """The last ``n`` characters before it, ``h``: all the model looks at."""
+    pair_count: int
+    """``N(h, c)``: how often ``c`` followed ``h`` in the training text."""
+    context_count: int
+    """``N(h)``: how often anything followed ``h``."""
+    probability: Fraction
+    """``P(c | h) = (N(h, c) + α) / (N(h) + α·|V|)``, exact."""
+
+    @property
+    def log_prob(self) -> float:
+        """``ln P(c | h)``."""
+        return log_fraction(self.probability)
 
 
 @dataclass(frozen=True)
@@ -144,6 +166,31 @@ class CharNGram:
             product *= self.probability(text, char)
             text += char
         return product
+
+    def steps(self, history: str, continuation: str) -> tuple[Step, ...]:
+        """How :meth:`likelihood` arises: one :class:`Step` per character of ``continuation``.
+
+        The product of the steps' probabilities is :meth:`likelihood`, and the
+        sum of their :attr:`Step.log_prob` is its logarithm up to rounding.
+
+        >>> model = CharNGram.train("ab ab ac", context_length=1)
+        >>> [(s.context, s.char, s.pair_count, s.context_count) for s in model.steps(" ", "ab")]
+        [(' ', 'a', 2, 2), ('a', 'b', 2, 3)]
+        """
+        result = []
+        text = history
+        for char in continuation:
+            result.append(
+                Step(
+                    char=char,
+                    context=self.context_of(text),
+                    pair_count=self.count(text, char),
+                    context_count=self.context_count(text),
+                    probability=self.probability(text, char),
+                )
+            )
+            text += char
+        return tuple(result)
 
     def log_likelihood(self, history: str, continuation: str) -> float:
         """``ln`` of :meth:`likelihood`: the sum of the :meth:`log_prob` terms, rounded once."""

@@ -251,3 +251,31 @@ def test_bootstrap_is_deterministic_for_a_seed_and_batches_large_inputs() -> Non
 def test_invalid_inputs_raise_clear_errors(call, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         call()
+
+
+# --- The rates of one threshold ------------------------------------------------------
+
+
+@settings(database=None, deadline=None, max_examples=200)
+@given(
+    members=st.lists(st.integers(-5, 5), min_size=1, max_size=30),
+    nonmembers=st.lists(st.integers(-5, 5), min_size=1, max_size=30),
+    threshold=st.integers(-6, 6),
+)
+def test_rates_at_threshold_are_a_point_of_sklearns_roc_curve(
+    members: list[int], nonmembers: list[int], threshold: int
+):
+    tpr, fpr = metrics.rates_at_threshold(members, nonmembers, float(threshold))
+    assert tpr == np.mean(np.asarray(members) >= threshold)
+    assert fpr == np.mean(np.asarray(nonmembers) >= threshold)
+    labels = np.r_[np.ones(len(members)), np.zeros(len(nonmembers))]
+    roc_fpr, roc_tpr, cut = sklearn_roc_curve(
+        labels, np.r_[members, nonmembers].astype(float), drop_intermediate=False
+    )
+    corner = np.flatnonzero(cut >= threshold)[-1]  # cut[0] is +inf: (0, 0)
+    assert (fpr, tpr) == pytest.approx((roc_fpr[corner], roc_tpr[corner]), abs=1e-12)
+
+
+def test_rates_at_threshold_refuse_a_threshold_that_is_not_finite():
+    with pytest.raises(ValueError, match="threshold must be finite, got nan"):
+        metrics.rates_at_threshold([1.0], [0.0], float("nan"))

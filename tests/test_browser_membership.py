@@ -27,6 +27,11 @@ STEPS: list[tuple[str, str, int]] = [
     ("epochs", "ArrowRight", 1),
     ("seed", "click", 2),
     ("epochs", "ArrowLeft", 0),
+    # The threshold opens at 30 MPa² (index 5) and the compared ε at 1 (index 2).
+    ("threshold", "ArrowLeft", 4),
+    ("dp_epsilon", "click", 0),
+    ("threshold", "End", 8),
+    ("dp_epsilon", "ArrowRight", 1),
 ]
 
 
@@ -92,8 +97,14 @@ def test_drive_redraws_exactly_the_charts_that_change(context: BrowserContext, s
 @pytest.mark.browser
 def test_a_shared_hash_opens_that_point(context: BrowserContext, site: Site):
     lang = LANGUAGES[-1]
-    page, watch = MI.open(context, site, lang, "epochs=2000&seed=2")
-    state = {"epochs": mi.EPOCHS.index(2000), "seed": mi.SEEDS.index(2)}
+    # A shared link names every control (a partial hash stays as given in the address bar).
+    page, watch = MI.open(context, site, lang, "epochs=2000&seed=2&threshold=30&dp_epsilon=1")
+    state = {
+        "epochs": mi.EPOCHS.index(2000),
+        "seed": mi.SEEDS.index(2),
+        "threshold": mi.THRESHOLDS.index(30.0),
+        "dp_epsilon": mi.DP_EPSILONS.index(1.0),
+    }
     MI.wait_for_point(page, state)
     MI.assert_shows(page, state, lang)
     assert_highlight_follows(page, state, lang)

@@ -175,7 +175,7 @@ def test_chart_rows_match_the_readouts(results):
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_chart_names_only_datasets_the_result_provides(chart: Chart, lang: str, results):
     spec = chart.build(lang).to_dict()
-    provided = set(results[("count", 1.0, 5)]["datasets"])
+    provided = set(results[("count", 1.0, 5)]["datasets"]) | set(dp.summarize({}))
     names = set(named_datasets(spec))
     assert names and names <= provided
     assert spec["width"] == WIDTH and spec["height"] == HEIGHT
@@ -199,9 +199,74 @@ def test_chart_titles_follow_the_language(chart: Chart):
 @pytest.mark.parametrize("chart", dp.CHARTS, ids=lambda chart: chart.name)
 def test_chart_renders_with_real_rows(chart: Chart, results):
     spec = chart.build("en").to_dict()
-    spec["datasets"] = results[("mean", 1.0, 5)]["datasets"]
+    spec["datasets"] = {**results[("mean", 1.0, 5)]["datasets"], **dp.summarize({})}
     svg = vl_convert.vegalite_to_svg(spec)
     assert svg.startswith("<svg") and "NaN" not in svg
+
+
+# --- What ε means to an attacker -------------------------------------------------
+
+
+def test_posterior_rows_are_the_closed_form_bound_over_epsilon():
+    rows = dp.summarize({})["posterior"]
+    priors = {dp.prior_label(prior): prior for prior in dp.POSTERIOR_PRIORS}
+    assert [row["prior"] for row in rows[:: len(dp.posterior_epsilons())]] == list(priors)
+    for row in rows:
+        prior, epsilon = priors[row["prior"]], row["epsilon"]
+        closed_form = prior * np.exp(epsilon) / (prior * np.exp(epsilon) + 1 - prior)
+        assert row["posterior_high"] == pytest.approx(closed_form, rel=1e-5)
+    epsilons = dp.posterior_epsilons()
+    assert set(dp.EPSILONS) <= set(epsilons)  # the current ε always lies on the lines
+    assert epsilons[0] == dp.POSTERIOR_EPSILON_RANGE[0] and epsilons[-1] == 10.0
+    assert list(epsilons) == sorted(epsilons)
+    for prior, label in ((p, dp.prior_label(p)) for p in dp.POSTERIOR_PRIORS):
+        line = [row["posterior_high"] for row in rows if row["prior"] == label]
+        assert line[0] == pytest.approx(prior, rel=0.02) and line == sorted(line)
+
+
+def test_posterior_readouts_follow_bayes_rule_on_the_actual_releases(results):
+    uniforms = np.random.default_rng(dp.NOISE_SEED).random(dp.MAX_RELEASES)
+    d = dp.dataset_d()
+    d_prime = laplace.without_record(d, laplace.strongest_record(d))
+    prior = dp.ATTACKER_PRIOR
+    for (query, epsilon, k), result in results.items():
+        readouts = result["readouts"]
+        scale = dp.sensitivity(query) / epsilon
+        q_d, q_d_prime = dp.answer(query, d), dp.answer(query, d_prime)
+        releases = q_d + stats.laplace.ppf(uniforms[:k]) * scale
+        # Likelihoods of all k releases under D and D′, from SciPy, then Bayes' rule.
+        on_d = np.prod(stats.laplace.pdf(releases, loc=q_d, scale=scale))
+        on_d_prime = np.prod(stats.laplace.pdf(releases, loc=q_d_prime, scale=scale))
+        posterior = prior * on_d / (prior * on_d + (1 - prior) * on_d_prime)
+        assert readouts["posterior_after_releases"] == pytest.approx(posterior, rel=1e-9)
+        bound = np.exp(k * epsilon) / (np.exp(k * epsilon) + 1)  # prior 1/2: odds 1 → e^{kε}
+        assert readouts["posterior_bound_total"] == pytest.approx(bound, rel=1e-12)
+        assert readouts["posterior_after_releases"] <= readouts["posterior_bound_total"] + 1e-12
+        assert readouts["posterior_bound"] == pytest.approx(
+            np.exp(epsilon) / (np.exp(epsilon) + 1), rel=1e-12
+        )
+        rare = 0.01 * np.exp(epsilon) / (0.01 * np.exp(epsilon) + 0.99)
+        assert readouts["posterior_bound_rare"] == pytest.approx(rare, rel=1e-12)
+        assert readouts["attacker_prior"] == prior
+
+
+@pytest.mark.parametrize("epsilon", dp.EPSILONS)
+def test_one_count_release_above_the_truth_reaches_the_bound_and_the_mean_does_not(
+    epsilon: float, results
+):
+    # The page says so for k = 1: the first release lands at or above q(D) for every ε.
+    count = results[("count", epsilon, 1)]["readouts"]
+    assert count["latest_release"] >= count["true_answer"]
+    assert count["posterior_after_releases"] == pytest.approx(count["posterior_bound"], rel=1e-12)
+    mean = results[("mean", epsilon, 1)]["readouts"]
+    assert mean["posterior_after_releases"] < mean["posterior_bound"]
+
+
+def test_posterior_chart_marks_the_current_epsilon():
+    for lang in ("ko", "en"):
+        spec = dp.posterior_chart(lang).to_dict()
+        assert {"name": "epsilon", "value": 1.0} in spec["params"]
+        assert "datum.epsilon === epsilon" in json.dumps(spec)
 
 
 def test_compute_refuses_points_outside_the_grid():

@@ -66,3 +66,32 @@ def test_histogram_upper_from_a_negative_lower_edge():
     assert counted.counts_b[-1] == 1  # 7.0 in the overflow bin
     with pytest.raises(ValueError, match="lower must be a finite number"):
         histogram.histogram_upper(scores, bins=5, quantile=0.8, lower=float("nan"))
+
+
+# --- Counts on given edges, closed on the right ----------------------------------------
+
+
+@settings(database=None, deadline=None, max_examples=200)
+@given(
+    values=st.lists(st.floats(-10, 10, allow_nan=False), max_size=40),
+    cut=st.sampled_from([-3.0, 0.0, 0.5, 2.0]),
+)
+def test_counts_up_to_an_edge_are_the_values_at_or_below_it(values: list[float], cut: float):
+    edges = [-3.0, -1.0, 0.0, 0.5, 2.0, 4.0]
+    counts = histogram.counts_up_to_edges(values, edges)
+    assert counts.sum() == len(values)  # values outside the edges join the end bins
+    array = np.asarray(values)
+    up_to = edges.index(cut)
+    inside = np.sum(array <= cut) if up_to > 0 else 0
+    if up_to > 0:
+        assert counts[:up_to].sum() == inside
+    # Each inner bin holds exactly the values in (lower, upper].
+    for i in range(1, len(edges) - 2):
+        assert counts[i] == np.sum((array > edges[i]) & (array <= edges[i + 1]))
+
+
+def test_counts_up_to_edges_refuse_bad_edges():
+    with pytest.raises(ValueError, match="edges must be at least two increasing numbers"):
+        histogram.counts_up_to_edges([1.0], [2.0, 1.0])
+    with pytest.raises(ValueError, match="values must not be NaN"):
+        histogram.counts_up_to_edges([float("nan")], [0.0, 1.0])

@@ -48,6 +48,53 @@ def test_worked_examples_cover_every_status_and_come_from_the_evaluator():
     assert rows[2]["why"]["en"].startswith("The fine-tuned weights and the modified code")
 
 
+# --- The verdict map -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def verdict_maps() -> list[dict[str, Any]]:
+    """The map rows as the build makes them: from every grid point's compute() result."""
+    points: list[dict[str, Any]] = list(lesson.GRID)  # compute() takes a point's values by name
+    results = {lesson.GRID.key(point): lesson.compute(**point) for point in points}
+    return lesson.summarize(results)["verdict_map"]
+
+
+def test_every_cell_of_the_verdict_map_is_evaluate_at_that_pair(verdict_maps):
+    letters = {letter: status for status, letter in lesson.STATUS_LETTERS.items()}
+    assert len(verdict_maps) == len(LICENSES) * 2 * 2 * len(licensing.COMBINATIONS)
+    for row in verdict_maps:
+        assert len(row["cells"]) == len(LICENSES) ** 2
+        choice = {name: row[name] for name in ("code", "commercial", "share", "combination")}
+        for i, data in enumerate(LICENSES):
+            for j, model in enumerate(LICENSES):
+                status = letters[row["cells"][i * len(LICENSES) + j]]
+                assert status == evaluate(data, model, **choice).status, (data, model, choice)
+
+
+def test_an_unknown_data_licence_is_never_green_on_any_map(verdict_maps):
+    # What the page says under the map: the NOASSERTION and NONE rows never turn "allowed".
+    size = len(LICENSES)
+    for row in verdict_maps:
+        for unknown in ("NOASSERTION", "NONE"):
+            i = LICENSES.index(unknown)
+            assert "A" not in row["cells"][i * size : (i + 1) * size]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_verdict_map_follows_every_control_and_renders(verdict_maps, lang: str):
+    import vl_convert
+
+    (chart,) = lesson.CHARTS
+    spec = chart.build(lang).to_dict()
+    declared = {param["name"]: param["value"] for param in spec["params"]}
+    assert declared == {name: value for name, value in lesson.GRID.default.items()}
+    spec["datasets"] = {"verdict_map": verdict_maps}
+    svg = vl_convert.vegalite_to_svg(spec)
+    assert svg.startswith("<svg") and "NaN" not in svg
+    for status in licensing.STATUSES:
+        assert str(escape(lesson.STATUS_LABELS[status][lang])) in svg  # the legend names each
+
+
 # --- 10. The page data equals what evaluate() says ------------------------------------------
 
 
@@ -117,7 +164,8 @@ def test_the_page_shows_the_rule_table_and_the_default_verdict_in_its_html(
     assert status is not None and status.group(1) == lesson.STATUS_LABELS[default.status][lang]
     for condition in default.conditions:
         assert f"<td>{escape(CONDITIONS[condition.code][lang])}</td>" in html
-    assert 'src="assets/vega.js"' not in html and 'vega.js"' not in html  # no charts, no Vega
+    # The verdict map is the page's one chart: Vega ships with it, from the site itself.
+    assert re.search(r'<script src="(\.\./)?assets/vega\.js"></script>', html)
 
 
 def test_the_checker_speaks_the_site_languages():

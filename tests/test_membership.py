@@ -73,19 +73,27 @@ def test_the_memoized_trajectory_is_the_snapshot_training():
 
 @pytest.fixture(scope="module")
 def results() -> dict[tuple[int, int], dict[str, Any]]:
-    points: list[dict[str, Any]] = list(mi.GRID)  # compute() takes a point's values by name
-    return {(p["epochs"], p["seed"]): mi.compute(**p) for p in points}
+    """Every (epochs, seed) at the default threshold and ε."""
+    return {(e, s): mi.compute(epochs=e, seed=s) for e in mi.EPOCHS for s in mi.SEEDS}
 
 
 def test_grid_is_the_documented_one():
-    assert mi.GRID.names == ("epochs", "seed")
+    assert mi.GRID.names == ("epochs", "seed", "threshold", "dp_epsilon")
+    assert len(mi.GRID) == 11 * 3 * 9 * 4
     epochs = [int(value) for value in mi.GRID.param("epochs").values]
     assert epochs[0] == 1 and epochs[-1] >= 2000 and list(epochs) == sorted(epochs)
     ratios = np.diff(np.log10(epochs))
     assert ratios.min() > 0.2 and ratios.max() < 0.5  # roughly log-spaced
     assert len(mi.GRID.param("seed").values) >= 3
     assert mi.GRID.param("epochs").resolved_widget == "slider"
-    assert mi.GRID.default == {"epochs": mi.DEFAULT_EPOCHS, "seed": mi.DEFAULT_SEED}
+    assert mi.GRID.default == {
+        "epochs": mi.DEFAULT_EPOCHS,
+        "seed": mi.DEFAULT_SEED,
+        "threshold": 30.0,
+        "dp_epsilon": 1.0,
+    }
+    assert mi.GRID.param("threshold").resolved_widget == "slider"
+    assert mi.GRID.param("dp_epsilon").resolved_widget == "choice"
 
 
 def test_every_result_is_finite_json_with_the_declared_readouts(results):
@@ -237,11 +245,110 @@ def test_curve_charts_follow_the_epochs_param(chart):
     assert "(datum.epochs === epochs)" in json.dumps(spec)
 
 
+# --- The threshold control and the ε-DP bound --------------------------------------
+
+
+@pytest.fixture(scope="module")
+def threshold_results() -> dict[tuple[int, int, float, float], dict[str, Any]]:
+    """Every grid point (the model's part is memoized per epochs and seed)."""
+    points: list[dict[str, Any]] = list(mi.GRID)
+    return {
+        (p["epochs"], p["seed"], p["threshold"], p["dp_epsilon"]): mi.compute(**p) for p in points
+    }
+
+
+def test_threshold_rates_are_a_direct_count_and_a_point_of_sklearns_roc(threshold_results):
+    labels = np.r_[np.ones(mi.MEMBER_COUNT), np.zeros(mi.NONMEMBER_COUNT)]
+    for (epochs, seed, threshold, _), result in threshold_results.items():
+        snapshot = next(s for s in mi.training_trajectory(seed) if s.epochs == epochs)
+        members, nonmembers = snapshot.member_losses, snapshot.nonmember_losses
+        readouts = result["readouts"]
+        assert readouts["threshold_members"] == np.sum(members <= threshold)
+        assert readouts["threshold_nonmembers"] == np.sum(nonmembers <= threshold)
+        assert readouts["threshold_tpr"] == np.mean(members <= threshold)
+        assert readouts["threshold_fpr"] == np.mean(nonmembers <= threshold)
+        # scikit-learn: the ROC corner of the lowest score threshold at or above −t.
+        fpr, tpr, cut = sklearn_roc_curve(
+            labels, -np.r_[members, nonmembers], drop_intermediate=False
+        )
+        corner = np.flatnonzero(cut >= -threshold)[-1]
+        assert (readouts["threshold_fpr"], readouts["threshold_tpr"]) == pytest.approx(
+            (fpr[corner], tpr[corner]), abs=1e-12
+        )
+        point = result["datasets"]["threshold_point"]
+        assert point == [{"fpr": rounded(fpr[corner]), "tpr": rounded(tpr[corner])}]
+        assert result["datasets"]["threshold_rule"] == [{"threshold": threshold}]
+
+
+def test_the_bars_left_of_the_threshold_are_exactly_the_losses_it_calls_members(
+    threshold_results,
+):
+    assert set(mi.THRESHOLDS) <= set(mi.LOSS_EDGES)  # a threshold always sits on a bin edge
+    for (epochs, seed, threshold, _), result in threshold_results.items():
+        snapshot = next(s for s in mi.training_trajectory(seed) if s.epochs == epochs)
+        losses = np.r_[snapshot.member_losses, snapshot.nonmember_losses]
+        # No loss lies outside the fixed axis, so no bin had to absorb one.
+        assert mi.LOSS_EDGES[0] < losses.min() and losses.max() <= mi.LOSS_EDGES[-1]
+        rows = result["datasets"]["loss_bins"]
+        assert len(rows) == 2 * (len(mi.LOSS_EDGES) - 1)
+        readouts = result["readouts"]
+        for group, size, caught in (
+            ("member", mi.MEMBER_COUNT, readouts["threshold_members"]),
+            ("nonmember", mi.NONMEMBER_COUNT, readouts["threshold_nonmembers"]),
+        ):
+            counts = [row for row in rows if row["group"] == group]
+            assert sum(row["count"] for row in counts) == size
+            assert sum(row["count"] for row in counts if row["upper"] <= threshold) == caught
+
+
+def test_the_dp_bound_is_the_closed_form_and_counts_the_corners_above_it(threshold_results):
+    labels = np.r_[np.ones(mi.MEMBER_COUNT), np.zeros(mi.NONMEMBER_COUNT)]
+    for (epochs, seed, _, epsilon), result in threshold_results.items():
+        readouts, rows = result["readouts"], result["datasets"]["dp_bound"]
+        growth = np.exp(epsilon)
+        assert [(row["fpr"], row["tpr"]) for row in rows] == [
+            (0.0, 0.0),
+            (rounded(1 / (1 + growth)), rounded(growth / (1 + growth))),
+            (1.0, 1.0),
+        ]
+        fpr = readouts["threshold_fpr"]
+        allowed = min(growth * fpr, 1 - (1 - fpr) / growth)
+        assert readouts["dp_bound_tpr"] == pytest.approx(allowed, abs=1e-12)
+        above = readouts["threshold_tpr"] > allowed + 1e-12
+        verdict = "outside" if above else "inside"
+        assert readouts["dp_threshold_verdict"]["en"] == f"{verdict} the allowed region"
+        assert readouts["dp_ratio"] == pytest.approx(growth, rel=1e-12)
+        snapshot = next(s for s in mi.training_trajectory(seed) if s.epochs == epochs)
+        scores = -np.r_[snapshot.member_losses, snapshot.nonmember_losses]
+        roc_fpr, roc_tpr, _ = sklearn_roc_curve(labels, scores, drop_intermediate=False)
+        bound = np.minimum(growth * roc_fpr, 1 - (1 - roc_fpr) / growth)
+        assert readouts["roc_points_above_bound"] == np.sum(roc_tpr > bound + 1e-12)
+
+
+def test_the_threshold_story_holds_on_the_default_model(threshold_results):
+    # At the default point the curve leaves the region that ε = 1 allows, and fewer of its
+    # corners do so at ε = 2.
+    default = (mi.DEFAULT_EPOCHS, mi.DEFAULT_SEED, mi.DEFAULT_THRESHOLD)
+    at_one = threshold_results[(*default, 1.0)]["readouts"]
+    at_two = threshold_results[(*default, 2.0)]["readouts"]
+    assert at_one["roc_points_above_bound"] > at_two["roc_points_above_bound"]
+    assert at_one["roc_points_above_bound"] > 0
+    # Sliding t to the right only ever raises both rates (the page's first bullet).
+    for epochs, seed in itertools.product(mi.EPOCHS, mi.SEEDS):
+        rates = [threshold_results[(epochs, seed, t, 1.0)]["readouts"] for t in mi.THRESHOLDS]
+        for key in ("threshold_tpr", "threshold_fpr"):
+            assert [r[key] for r in rates] == sorted(r[key] for r in rates)
+
+
 def test_compute_refuses_points_outside_the_grid():
     with pytest.raises(ValueError, match="seed must be one of 1, 2, 3, got 9"):
         mi.compute(epochs=10, seed=9)
     with pytest.raises(ValueError, match="epochs must be one of 1, 2, 5"):
         mi.compute(epochs=7, seed=1)
+    with pytest.raises(ValueError, match=r"threshold must be one of 0\.1, 0\.3, 1\.0"):
+        mi.compute(epochs=10, seed=1, threshold=0.2)
+    with pytest.raises(ValueError, match=r"dp_epsilon must be one of 0\.1, 0\.5, 1\.0, 2\.0"):
+        mi.compute(epochs=10, seed=1, dp_epsilon=5.0)
 
 
 def test_the_low_fpr_table_covers_the_grid_and_agrees_with_scikit_learn(results):

@@ -160,7 +160,7 @@ def test_every_result_has_the_declared_readouts_and_is_finite_json(results):
     names = {readout.name for readout in mem.READOUTS}
     for result in results.values():
         assert set(result["readouts"]) == names
-        assert set(result["datasets"]) == {"score_ladder", "top_candidates"}
+        assert set(result["datasets"]) == {"score_ladder", "top_candidates", "digit_steps"}
         assert json_ready(result, "result") == result  # the build's own check: finite JSON
         for readout in mem.READOUTS:
             for lang in LANGUAGES:
@@ -260,6 +260,70 @@ def test_summary_lists_every_point_once(results):
         assert row["exposure"] == pytest.approx(readouts["exposure"], rel=1e-5, abs=1e-9)
     bits = {row["reference"]: row["bits"] for row in summary["exposure_references"]}
     assert bits["chance"] == pytest.approx(ngram.chance_exposure(1000), rel=1e-5)
+
+
+# --- The canary's score, digit by digit ----------------------------------------------
+
+
+def occurrences(text: str, piece: str) -> int:
+    """How often ``piece`` occurs in ``text``, overlaps included (a brute-force count)."""
+    return sum(text.startswith(piece, i) for i in range(len(text)))
+
+
+def test_digit_rows_are_the_counts_of_the_training_text(results):
+    history = "\n" + mem.PREFIX
+    for (n, repeats), result in results.items():
+        text = mem.training_text(mem.statute_text(), repeats)
+        rows = result["datasets"]["digit_steps"]
+        assert [row["digit"] for row in rows] == list(mem.SECRET_CODE)
+        vocabulary = len(set(text))
+        for i, row in enumerate(rows):
+            context = (history + mem.SECRET_CODE[:i])[-n:]
+            assert row["context"] == mem.shown(context)
+            # N(h, c): h followed by c; N(h): h followed by anything (not at the very end).
+            assert row["pair_count"] == occurrences(text, context + mem.SECRET_CODE[i])
+            assert row["context_count"] == occurrences(text[:-1], context)
+            exact = (row["pair_count"] + Fraction(1, 10)) / (
+                row["context_count"] + Fraction(1, 10) * vocabulary
+            )
+            assert row["probability"] == pytest.approx(float(exact), rel=1e-3)
+            assert row["log_prob"] == pytest.approx(math.log(exact), rel=1e-5)
+        # The bars add up to the canary's score (the readout keeps full precision).
+        total = sum(row["log_prob"] for row in rows)
+        assert total == pytest.approx(result["readouts"]["canary_score"], abs=1e-4)
+        weakest = min(rows, key=lambda row: (row["log_prob"], row["position"]))
+        assert result["readouts"]["weakest_position"] == weakest["position"]
+        assert result["readouts"]["weakest_digit"] == weakest["digit"]
+        assert result["readouts"]["unseen_log_prob"] == pytest.approx(-math.log(vocabulary))
+
+
+def test_each_canary_copy_adds_exactly_one_to_each_digit_count(results):
+    # What the page's first bullet under the digit chart says, at every context length.
+    for n in mem.CONTEXT_LENGTHS:
+        without = results[(n, 0)]["datasets"]["digit_steps"]
+        for repeats in mem.REPEATS[1:]:
+            rows = results[(n, repeats)]["datasets"]["digit_steps"]
+            for row, base in zip(rows, without, strict=True):
+                assert row["pair_count"] == base["pair_count"] + repeats
+                assert row["context_count"] >= base["context_count"] + repeats
+
+
+def test_a_seen_context_gives_an_unseen_digit_less_than_an_unseen_context(results):
+    # The second bullet: (0 + α)/(N + α|V|) < 1/|V| whenever N > 0, and = 1/|V| when N = 0.
+    for result in results.values():
+        unseen = result["readouts"]["unseen_log_prob"]
+        for row in result["datasets"]["digit_steps"]:
+            if row["context_count"] == 0:
+                assert row["log_prob"] == pytest.approx(unseen, rel=1e-5)
+            elif row["pair_count"] == 0:
+                assert row["log_prob"] < unseen
+
+
+def test_the_digit_table_is_declared_over_the_digit_rows(results):
+    (table,) = mem.TABLES
+    row = results[(3, 5)]["datasets"]["digit_steps"][0]
+    assert table.name == "digit_steps" and {c.field for c in table.columns} <= set(row)
+    assert table.cells(row, "en")[0] == mem.SECRET_CODE[0]
 
 
 # --- The built page ---------------------------------------------------------------

@@ -169,3 +169,34 @@ def test_scores_may_be_any_sequence_of_numbers():
     scores = np.array([-3.2, -1.0, -1.0, -7.5])
     assert ngram.worst_rank(scores, 1) == 2 and ngram.tie_count(scores, 1) == 1
     assert ngram.exposure(scores, 1) == ngram.exposure(list(scores), 1) == 1.0
+
+
+# --- Steps: the counts behind a likelihood ---------------------------------------------
+
+
+@settings(database=None, deadline=None, max_examples=200)
+@given(
+    text=st.text(alphabet="ab c", min_size=2, max_size=40),
+    continuation=st.text(alphabet="ab c", min_size=1, max_size=5),
+    n=st.integers(1, 3),
+)
+def test_steps_multiply_to_the_likelihood_and_count_the_text(text: str, continuation: str, n: int):
+    model = ngram.CharNGram.train(text, n)
+    history = text[:n] if len(text) >= n else text
+    if len(history) < n or not set(continuation) <= set(text):
+        return
+    steps = model.steps(history, continuation)
+    product = Fraction(1)
+    for step in steps:
+        product *= step.probability
+    assert product == model.likelihood(history, continuation)
+    written = history
+    for step in steps:
+        context = written[-n:]
+        assert step.context == context
+        # Brute force: positions i >= n where the n characters before i are the context.
+        after = [text[i] for i in range(n, len(text)) if text[i - n : i] == context]
+        assert step.context_count == len(after)
+        assert step.pair_count == after.count(step.char)
+        assert step.log_prob == pytest.approx(math.log(step.probability), rel=1e-12)
+        written += step.char

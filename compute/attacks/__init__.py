@@ -17,7 +17,7 @@ Modules
     :data:`ATTACKS`, every attack by key with its display names and source.
 ``metrics``
     ROC curve, AUC, TPR at FPR (the testbed's interpolated and the
-    conservative reading), best accuracy, Clopper–Pearson and bootstrap
+    conservative reading), the rates of one threshold, best accuracy, Clopper–Pearson and bootstrap
     intervals.
 ``kde``
     A Gaussian KDE equal to ``scipy.stats.gaussian_kde``, on log densities.
@@ -37,6 +37,7 @@ from .metrics import (
     chance_auc_spread,
     clopper_pearson,
     max_tpr_at_fpr,
+    rates_at_threshold,
     roc_curve,
     tpr_at_fpr,
     zero_fpr_upper_bound,
@@ -78,6 +79,7 @@ __all__ = [
     "logan_scores",
     "max_tpr_at_fpr",
     "monte_carlo_scores",
+    "rates_at_threshold",
     "roc_curve",
     "tpr_at_fpr",
     "zero_fpr_upper_bound",

@@ -213,6 +213,26 @@ def max_tpr_at_fpr(
     return float(_tpr_on_curves(rates[None, :], tprs[None, :], target, interpolate=False)[0])
 
 
+def rates_at_threshold(
+    member_scores: npt.ArrayLike, nonmember_scores: npt.ArrayLike, threshold: float
+) -> tuple[float, float]:
+    """The (TPR, FPR) of the single rule "member if score ≥ ``threshold``".
+
+    A direct count: the share of members and of non-members whose score is at
+    least ``threshold``. The pair is a point of :func:`roc_curve` (the corner
+    of the lowest ROC threshold not below ``threshold``), or ``(0, 0)`` when
+    every score is below it.
+
+    >>> rates_at_threshold([3.0, 2.0, 1.0, 0.0], [1.5, -1.0], 1.0)
+    (0.75, 0.5)
+    """
+    members = as_scores(member_scores, "member_scores")
+    nonmembers = as_scores(nonmember_scores, "nonmember_scores")
+    if not math.isfinite(threshold):
+        raise ValueError(f"threshold must be finite, got {threshold!r}")
+    return float(np.mean(members >= threshold)), float(np.mean(nonmembers >= threshold))
+
+
 def best_threshold_accuracy(member_scores: npt.ArrayLike, nonmember_scores: npt.ArrayLike) -> float:
     """The best balanced accuracy ``(TPR + 1 − FPR) / 2`` over all thresholds.
 

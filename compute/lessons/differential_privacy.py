@@ -62,6 +62,18 @@ Charts
     drawn solid in blue and ``D′`` dashed in vermillion, so they differ
     without colour too.
 
+What ε means to an attacker
+    An attacker who believes, before any release, that the data are ``D``
+    (the strongest record is in) with probability ``p`` can, after one
+    release, believe it at most ``p·e^ε / (p·e^ε + 1 − p)``
+    (:func:`compute.dp_bounds.posterior_bounds`). :func:`summarize` draws that
+    bound over ε for the priors :data:`POSTERIOR_PRIORS`, on
+    :data:`POSTERIOR_EPSILON_POINTS` log-spaced values of ε between
+    :data:`POSTERIOR_EPSILON_RANGE` plus the grid's own ``EPSILONS``. Each grid
+    point adds what a Bayes attacker with prior :data:`ATTACKER_PRIOR` actually
+    believes after seeing all ``k`` releases (the product of their exact
+    density ratios), next to the bound ``e^{kε}`` allows.
+
 Readouts measured in the answer's unit (``true_answer``, ``neighbour_answer``,
 ``answer_change``, ``sensitivity``, ``scale``, ``mae_theory``,
 ``mae_empirical``, ``latest_release``) are plain numbers without a unit,
@@ -76,6 +88,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -85,6 +98,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from compute.datasets import CONCRETE_TARGET, DATA_DIR, load_concrete
+from compute.dp_bounds import bayes_posterior, posterior_bounds
 from compute.laplace import (
     COUNT_SENSITIVITY,
     answer_grid,
@@ -101,16 +115,19 @@ from compute.laplace import (
 )
 from compute.lessons.style import (
     BLUE,
+    GREEN,
     GREY,
     GUIDE_DASH,
     INK,
     LIGHT_GREY,
     VALUE_SIZE,
+    VERMILLION,
     Baseline,
     across,
     in_language,
     integer_axis,
     layered,
+    legend_above,
     legend_inside,
     pair_scales,
     titled,
@@ -132,6 +149,13 @@ MAX_RELEASES = 20
 DEFAULT_RELEASES = 5
 DENSITY_POINTS = 300
 TAIL_SCALES = 6.0
+
+POSTERIOR_PRIORS: tuple[float, ...] = (0.01, 0.1, 0.5)
+"""The attacker's prior beliefs that the record is in the data, one line each in the chart."""
+POSTERIOR_EPSILON_RANGE: tuple[float, float] = (0.01, 10.0)
+POSTERIOR_EPSILON_POINTS = 61
+ATTACKER_PRIOR = 0.5
+"""The prior of the attacker whose actual posterior after the k releases is a readout."""
 
 DATASET_LABELS: tuple[str, str] = ("D", "D\u2032")
 """How the two datasets are named in chart rows: ``D`` and ``D′`` (U+2032 prime)."""
@@ -285,6 +309,8 @@ def compute(*, query: str, epsilon: float, releases: int) -> dict[str, dict[str,
     density_d = laplace_density(x, true_answer, scale)
     density_d_prime = laplace_density(x, neighbour_answer, scale)
     log_ratio = log_density_ratio(x, true_answer, neighbour_answer, scale)
+    # The k releases are independent, so their density ratios multiply: the log ratios add.
+    evidence = float(np.sum(log_density_ratio(noisy, true_answer, neighbour_answer, scale)))
 
     readouts: dict[str, Any] = {
         "true_answer": true_answer,
@@ -311,6 +337,11 @@ def compute(*, query: str, epsilon: float, releases: int) -> dict[str, dict[str,
         "max_strength": clipping_effect().sample_max,
         "table_max_strength": clipping_effect().table_max,
         "clipped_records": clipping_effect().changed,
+        "attacker_prior": ATTACKER_PRIOR,
+        "posterior_bound": posterior_bounds(ATTACKER_PRIOR, epsilon)[1],
+        "posterior_bound_rare": posterior_bounds(POSTERIOR_PRIORS[0], epsilon)[1],
+        "posterior_bound_total": posterior_bounds(ATTACKER_PRIOR, releases * epsilon)[1],
+        "posterior_after_releases": bayes_posterior(ATTACKER_PRIOR, evidence),
     }
     datasets: dict[str, list[dict[str, Any]]] = {
         "densities": [
@@ -337,6 +368,40 @@ def compute(*, query: str, epsilon: float, releases: int) -> dict[str, dict[str,
         ],
     }
     return {"readouts": readouts, "datasets": datasets}
+
+
+def posterior_epsilons() -> tuple[float, ...]:
+    """The ε values of the posterior chart: log-spaced over :data:`POSTERIOR_EPSILON_RANGE`,
+    plus the grid's ``EPSILONS`` so that the current ε lies exactly on every line."""
+    low, high = POSTERIOR_EPSILON_RANGE
+    spaced = np.geomspace(low, high, POSTERIOR_EPSILON_POINTS)
+    return tuple(sorted({chart_number(float(value)) for value in spaced} | set(EPSILONS)))
+
+
+def prior_label(prior: float) -> str:
+    """How a prior is named in the chart's legend: ``0.1`` → ``"10%"``."""
+    return f"{prior:.0%}"
+
+
+def summarize(results: Mapping[str, dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Datasets that are the same on every grid point: the posterior bound over ε.
+
+    ``results`` (every point's result) is not needed: the bound is a closed
+    form of the prior and ε alone.
+    """
+    del results
+    rows = []
+    for prior in POSTERIOR_PRIORS:
+        for epsilon in posterior_epsilons():
+            high = posterior_bounds(prior, epsilon)[1]
+            rows.append(
+                {
+                    "epsilon": epsilon,
+                    "prior": prior_label(prior),
+                    "posterior_high": chart_number(high),
+                }
+            )
+    return {"posterior": rows}
 
 
 # --- What the page shows ------------------------------------------------------
@@ -458,6 +523,43 @@ READOUTS: tuple[Readout, ...] = (
         _RECORDS,
         unit_one=_RECORD,
     ),
+    Readout(
+        "attacker_prior",
+        {"ko": "공격자의 사전 믿음", "en": "The attacker's prior belief"},
+        ".0%",
+    ),
+    Readout(
+        "posterior_bound",
+        {
+            "ko": "공개값 하나를 본 뒤 사후 믿음의 상한 (사전 50%)",
+            "en": "Largest posterior belief after one release (prior 50%)",
+        },
+        ".2%",
+    ),
+    Readout(
+        "posterior_bound_rare",
+        {
+            "ko": "공개값 하나를 본 뒤 사후 믿음의 상한 (사전 1%)",
+            "en": "Largest posterior belief after one release (prior 1%)",
+        },
+        ".2%",
+    ),
+    Readout(
+        "posterior_bound_total",
+        {
+            "ko": "공개값 k개를 본 뒤 사후 믿음의 상한 (사전 50%, 누적 kε)",
+            "en": "Largest posterior belief after k releases (prior 50%, total kε)",
+        },
+        ".2%",
+    ),
+    Readout(
+        "posterior_after_releases",
+        {
+            "ko": "실제 공개값 k개를 본 공격자의 사후 믿음 (사전 50%)",
+            "en": "The attacker's posterior belief after the actual k releases (prior 50%)",
+        },
+        ".2%",
+    ),
 )
 
 
@@ -497,6 +599,18 @@ _TEXT: dict[str, dict[str, dict[str, str]]] = {
         },
         "x": {"ko": "공개 횟수 k", "en": "Releases k"},
         "y": {"ko": "누적 ε", "en": "Total ε"},
+    },
+    "posterior": {
+        "title": {
+            "ko": "공개값 하나가 공격자의 믿음을 끌어올릴 수 있는 한계",
+            "en": "How far one release can raise an attacker's belief",
+        },
+        "x": {"ko": "ε (로그 눈금)", "en": "ε (log scale)"},
+        "y": {
+            "ko": "기록이 D에 있다는 사후 믿음의 상한",
+            "en": "Largest posterior that the record is in D",
+        },
+        "legend": {"ko": "사전 믿음", "en": "Prior belief"},
     },
 }
 
@@ -639,6 +753,59 @@ def budget_chart(lang: str) -> alt.LayerChart:
     return titled(layered(bars, total).add_params(current), text["title"])
 
 
+def posterior_chart(lang: str) -> alt.LayerChart:
+    """The largest posterior over ε, one line per prior, with the current ε marked.
+
+    The chart declares the Vega-Lite parameter ``epsilon``, which the page keeps
+    equal to the current ε; the current value of each line is printed beside it.
+    """
+    text = in_language(_TEXT["posterior"], lang)
+    current = alt.param(name="epsilon", value=1.0)
+    low, high = POSTERIOR_EPSILON_RANGE
+    x = alt.X(
+        "epsilon:Q",
+        title=text["x"],
+        scale=alt.Scale(type="log", domain=[low, high], nice=False),
+        axis=alt.Axis(values=[0.01, 0.1, 1, 10], format="~g"),
+    )
+    y = alt.Y(
+        "posterior_high:Q",
+        title=text["y"],
+        scale=alt.Scale(domain=[0, 1]),
+        axis=alt.Axis(format=".0%"),
+    )
+    priors = [prior_label(prior) for prior in POSTERIOR_PRIORS]
+    colour = alt.Scale(domain=priors, range=[VERMILLION, GREEN, BLUE])
+    colour_by_prior = alt.Color(
+        "prior:N", scale=colour, sort=priors, legend=legend_above(text["legend"])
+    )
+    base = alt.Chart(alt.Data(name="posterior"))
+    lines = base.mark_line(strokeWidth=2).encode(
+        x=x,
+        y=y,
+        color=colour_by_prior,
+        tooltip=[
+            alt.Tooltip("prior:N", title=text["legend"]),
+            alt.Tooltip("epsilon:Q", title="ε", format=".3g"),
+            alt.Tooltip("posterior_high:Q", title=text["y"], format=".2%"),
+        ],
+    )
+    at_current = base.transform_filter(alt.datum.epsilon == current)
+    rule = (
+        at_current.transform_filter(alt.datum.prior == priors[-1])
+        .mark_rule(color=INK, strokeDash=GUIDE_DASH)
+        .encode(x=x)
+    )
+    # The same colour encoding (legend included) in both layers, so Vega merges one legend.
+    points = at_current.mark_point(filled=True, size=50, opacity=1).encode(
+        x=x, y=y, color=colour_by_prior
+    )
+    values = at_current.mark_text(align="left", dx=6, dy=-6, color=INK, fontSize=VALUE_SIZE).encode(
+        x=x, y=y, text=alt.Text("posterior_high:Q", format=".1%")
+    )
+    return titled(layered(lines, rule, points, values).add_params(current), text["title"])
+
+
 CHARTS: tuple[Chart, ...] = (
     Chart(
         "densities",
@@ -676,6 +843,18 @@ CHARTS: tuple[Chart, ...] = (
             "지금까지 공개한 횟수까지를 진하게 칠한다.",
             "en": "The total budget kε after each number of releases k under basic "
             "composition, with the releases made so far highlighted.",
+        },
+    ),
+    Chart(
+        "posterior",
+        posterior_chart,
+        {
+            "ko": "사전 믿음 1%, 10%, 50%에서 출발한 공격자가 공개값 하나를 본 뒤 "
+            "가질 수 있는 사후 믿음의 상한을 ε에 따라 선으로 그리고, 지금의 ε를 세로 점선으로 "
+            "표시한다.",
+            "en": "The largest posterior belief an attacker can reach after one release, "
+            "starting from a prior of 1%, 10% or 50%, as lines over ε, with the current ε "
+            "marked by a dotted vertical rule.",
         },
     ),
 )

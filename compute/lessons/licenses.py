@@ -13,11 +13,14 @@ This is a teaching tool, not legal advice (see :mod:`compute.licensing`).
 
 from __future__ import annotations
 
+import functools
+import itertools
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from compute.lessons import licenses_charts
 from compute.licensing import (
     COMBINATIONS,
     CONDITION_SHORT,
@@ -33,7 +36,7 @@ from compute.licensing import (
     named_parts,
     rule,
 )
-from privacy_explorer.lesson import LANGUAGES, Column, Grid, Param, Readout, Table
+from privacy_explorer.lesson import LANGUAGES, Chart, Column, Grid, Param, Readout, Table
 
 STATUS_LABELS: dict[str, Text] = {
     "allowed": {"ko": "허용 (조건 확인)", "en": "Allowed (check the conditions)"},
@@ -432,11 +435,47 @@ def example_rows() -> list[dict[str, Any]]:
     return rows
 
 
+STATUS_LETTERS: dict[str, str] = {
+    "allowed": "A",
+    "not_allowed": "N",
+    "needs_permission": "P",
+    "needs_review": "R",
+}
+"""One letter per status: a verdict map stores its 14 × 14 verdicts as one string."""
+
+
+def verdict_map_rows(results: Mapping[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every grid point's status, arranged as one data × model map per other choice.
+
+    One row per (code, commercial, share, combination); its ``cells`` hold the
+    status letter (:data:`STATUS_LETTERS`) of data licence ``i`` and model
+    licence ``j`` at position ``i·|LICENSES| + j``. The statuses are the grid
+    points' own results, so the map cannot disagree with the verdicts.
+    """
+    rows = []
+    data_param, model_param, *others = GRID.params
+    for values in itertools.product(*(p.values for p in others)):
+        choice = dict(zip((p.name for p in others), values, strict=True))
+        cells = "".join(
+            STATUS_LETTERS[
+                results[GRID.key({"data": data, "model": model, **choice})]["datasets"]["status"][
+                    0
+                ]["status"]
+            ]
+            for data in data_param.values
+            for model in model_param.values
+        )
+        rows.append({**choice, "cells": cells})
+    return rows
+
+
 def summarize(results: Mapping[str, dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """The rule table, the worked examples and how often each status occurs in the grid."""
+    """The rule table, the worked examples, how often each status occurs in the grid, and
+    the verdict maps (:func:`verdict_map_rows`)."""
     counts = Counter(result["datasets"]["status"][0]["status"] for result in results.values())
     total = sum(counts.values())
     return {
+        "verdict_map": verdict_map_rows(results),
         "rules": rule_table_rows(),
         "examples": example_rows(),
         "status_counts": [
@@ -454,7 +493,24 @@ def _column(field: str, ko: str, en: str, format: str = "") -> Column:
     return Column(field, {"ko": ko, "en": en}, format)
 
 
-CHARTS = ()
+CHARTS = (
+    Chart(
+        "verdict_map",
+        functools.partial(
+            licenses_charts.verdict_map_chart,
+            status_labels=STATUS_LABELS,
+            status_letters=STATUS_LETTERS,
+        ),
+        {
+            "ko": "지금 고른 코드 라이선스, 상업 이용, 공유, 결합 방식에서 데이터 라이선스(세로)와 "
+            "모델 라이선스(가로)의 모든 조합에 대한 판정을 색으로 칠하고, 지금 고른 칸을 "
+            "굵은 테두리로 표시한다.",
+            "en": "The verdict for every data licence (down) and model licence (across) at the "
+            "current code licence, commercial use, sharing and combination, coloured by "
+            "verdict, with the current cell outlined.",
+        },
+    ),
+)
 READOUTS = (
     Readout("status", {"ko": "판정", "en": "Verdict"}, announce=True),
     Readout(

@@ -76,6 +76,18 @@ Constants
     readouts use every score.
 ``TARGET_FPR``
     0.1 %, the false-positive rate at which Carlini et al. report TPRs.
+``THRESHOLDS``, ``LOSS_EDGES``
+    The threshold control: the rule "member if ``ℓ ≤ t``" for ``t`` from 0.1
+    to 1,000 MPa² in 1–3 steps, drawn on a histogram whose log-loss axis is
+    the same for every setting (bins between the 1–3 edges from 10⁻⁶ to
+    10⁴ MPa², closed on the right, so that the bars left of ``t`` are exactly
+    the losses it calls members; see :func:`compute.histogram.counts_up_to_edges`).
+    Its TPR and FPR are a direct count (:func:`compute.attacks.metrics.rates_at_threshold`).
+``DP_EPSILONS``
+    The ε whose bound is drawn on the second ROC chart: any membership test
+    against an ε-DP training has ``TPR ≤ e^ε·FPR`` and ``1 − FPR ≤
+    e^ε·(1 − TPR)`` (:func:`compute.dp_bounds.tpr_bound`). This model was
+    trained without DP; the readouts count the ROC corners above the bound.
 Chart rows
     carry 6 significant digits (:func:`privacy_explorer.lesson.chart_number`);
     readouts keep full precision.
@@ -99,11 +111,14 @@ from compute.attacks.metrics import (
     best_threshold_accuracy,
     chance_auc_spread,
     max_tpr_at_fpr,
+    rates_at_threshold,
     roc_curve,
     zero_fpr_upper_bound,
 )
 from compute.datasets import CONCRETE_INPUTS, CONCRETE_TARGET, load_concrete
-from compute.histogram import Histogram, common_histogram, histogram_upper
+from compute.dp_bounds import tpr_bound
+from compute.histogram import Histogram, common_histogram, counts_up_to_edges, histogram_upper
+from compute.lessons import membership_charts
 from compute.lessons.style import (
     ANNOTATION_SIZE,
     BLUE,
@@ -151,6 +166,15 @@ HISTOGRAM_QUANTILE = 0.9
 ROC_POINTS = 100
 TARGET_FPR = 0.001
 CONFIDENCE = 0.95
+
+THRESHOLDS: tuple[float, ...] = (0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
+DEFAULT_THRESHOLD = 30.0
+LOSS_EDGES: tuple[float, ...] = (
+    *(float(f"{step}e{power}") for power in range(-6, 4) for step in (1, 3)),
+    1e4,
+)
+DP_EPSILONS: tuple[float, ...] = (0.1, 0.5, 1.0, 2.0)
+DEFAULT_DP_EPSILON = 1.0
 
 GROUPS: tuple[str, str] = ("member", "nonmember")
 """How the two groups are named in chart rows (the charts translate them)."""
@@ -223,8 +247,93 @@ def _snapshot(seed: int, epochs: int) -> Snapshot:
     raise ValueError(f"epochs must be one of {', '.join(map(str, EPOCHS))}, got {epochs!r}")
 
 
-def compute(*, epochs: int, seed: int) -> dict[str, dict[str, Any]]:
-    """Everything the lesson page shows after ``epochs`` epochs of the model for ``seed``.
+def loss_bin_rows(member_losses: FloatArray, nonmember_losses: FloatArray) -> list[dict[str, Any]]:
+    """Chart rows of the fixed log-loss histogram: one per bin and group, with both edges."""
+    rows = []
+    for group, losses in zip(GROUPS, (member_losses, nonmember_losses), strict=True):
+        counts = counts_up_to_edges(losses, LOSS_EDGES)
+        for lower, upper, count in zip(LOSS_EDGES[:-1], LOSS_EDGES[1:], counts, strict=True):
+            rows.append({"lower": lower, "upper": upper, "group": group, "count": int(count)})
+    return rows
+
+
+def threshold_view(
+    member_losses: FloatArray, nonmember_losses: FloatArray, threshold: float, dp_epsilon: float
+) -> dict[str, dict[str, Any]]:
+    """The readouts and rows of one threshold and one ε: the rule "member if ``ℓ ≤ threshold``"
+    as a (FPR, TPR) pair, and where the ROC curve stands against the ε-DP bound."""
+    member_scores, nonmember_scores = loss_scores(member_losses), loss_scores(nonmember_losses)
+    tpr, fpr = rates_at_threshold(member_scores, nonmember_scores, -threshold)
+    fpr_points, tpr_points = roc_curve(member_scores, nonmember_scores)
+    above = tpr_points > tpr_bound(fpr_points, dp_epsilon) + 1e-12
+    allowed = tpr_bound(fpr, dp_epsilon)
+    corner = 1.0 / (1.0 + math.exp(dp_epsilon))
+    readouts: dict[str, Any] = {
+        "threshold": threshold,
+        "threshold_tpr": tpr,
+        "threshold_fpr": fpr,
+        "threshold_members": round(tpr * member_losses.size),
+        "threshold_nonmembers": round(fpr * nonmember_losses.size),
+        "dp_epsilon": dp_epsilon,
+        "dp_ratio": math.exp(dp_epsilon),
+        "dp_bound_tpr": allowed,
+        "dp_threshold_verdict": (
+            {"ko": "허용 영역 밖", "en": "outside the allowed region"}
+            if tpr > allowed + 1e-12
+            else {"ko": "허용 영역 안", "en": "inside the allowed region"}
+        ),
+        "roc_points": int(fpr_points.size),
+        "roc_points_above_bound": int(np.sum(above)),
+    }
+    datasets: dict[str, list[dict[str, Any]]] = {
+        "threshold_rule": [{"threshold": threshold}],
+        "threshold_point": [{"fpr": chart_number(fpr), "tpr": chart_number(tpr)}],
+        # tpr_bound is piecewise linear: its two ends and the corner where the inequalities meet.
+        "dp_bound": [
+            {"fpr": 0.0, "tpr": 0.0, "epsilon": dp_epsilon},
+            {"fpr": chart_number(corner), "tpr": chart_number(1.0 - corner), "epsilon": dp_epsilon},
+            {"fpr": 1.0, "tpr": 1.0, "epsilon": dp_epsilon},
+        ],
+    }
+    return {"readouts": readouts, "datasets": datasets}
+
+
+def compute(
+    *,
+    epochs: int,
+    seed: int,
+    threshold: float = DEFAULT_THRESHOLD,
+    dp_epsilon: float = DEFAULT_DP_EPSILON,
+) -> dict[str, dict[str, Any]]:
+    """Everything the lesson page shows for one grid point.
+
+    The model's part (:func:`model_view`) is computed once per ``(epochs,
+    seed)`` and shared by every threshold and ε; :func:`threshold_view` adds
+    the rule at ``threshold`` (MPa²) and the ε-DP bound at ``dp_epsilon``.
+    """
+    if threshold not in THRESHOLDS:
+        raise ValueError(
+            f"threshold must be one of {', '.join(map(str, THRESHOLDS))}, got {threshold!r}"
+        )
+    if dp_epsilon not in DP_EPSILONS:
+        raise ValueError(
+            f"dp_epsilon must be one of {', '.join(map(str, DP_EPSILONS))}, got {dp_epsilon!r}"
+        )
+    model = model_view(epochs, seed)
+    snapshot = _snapshot(seed, epochs)
+    extra = threshold_view(snapshot.member_losses, snapshot.nonmember_losses, threshold, dp_epsilon)
+    return {
+        "readouts": {**model["readouts"], **extra["readouts"]},
+        "datasets": {**model["datasets"], **extra["datasets"]},
+    }
+
+
+@functools.lru_cache(maxsize=len(EPOCHS) * len(SEEDS))
+def model_view(epochs: int, seed: int) -> dict[str, dict[str, Any]]:
+    """What the lesson page shows after ``epochs`` epochs of the model for ``seed``.
+
+    Memoized: every threshold and ε of the grid share it (treat the result as
+    read-only; :func:`compute` copies the two mappings before adding to them).
 
     Returns
     -------
@@ -306,6 +415,7 @@ def compute(*, epochs: int, seed: int) -> dict[str, dict[str, Any]]:
     }
     datasets: dict[str, list[dict[str, Any]]] = {
         "histogram": histogram_rows(histogram),
+        "loss_bins": loss_bin_rows(members, nonmembers),
         "roc": [
             {"fpr": chart_number(fpr_points[i]), "tpr": chart_number(tpr_points[i])} for i in kept
         ],
@@ -358,6 +468,19 @@ GRID = Grid(
             SEEDS,
             DEFAULT_SEED,
             {"ko": "시드 (초깃값·배치 순서)", "en": "Seed (start and batch order)"},
+        ),
+        Param(
+            "threshold",
+            THRESHOLDS,
+            DEFAULT_THRESHOLD,
+            {"ko": "기준 손실 t (MPa²)", "en": "Threshold loss t (MPa²)"},
+        ),
+        Param(
+            "dp_epsilon",
+            DP_EPSILONS,
+            DEFAULT_DP_EPSILON,
+            {"ko": "비교할 ε", "en": "ε to compare with"},
+            widget="choice",
         ),
     ),
     # every epoch of one seed comes from one training run: compute them in one worker
@@ -545,6 +668,41 @@ READOUTS: tuple[Readout, ...] = (
         "epoch_steps",
         {"ko": "격자에서 에포크를 늘리는 단계 수", "en": "Steps between grid values of epochs"},
         "d",
+    ),
+    Readout("threshold", {"ko": "기준 손실 t", "en": "Threshold loss t"}, ",.4g", _MPA2),
+    Readout("threshold_tpr", {"ko": "기준 t의 참 양성률", "en": "True-positive rate at t"}, ".1%"),
+    Readout(
+        "threshold_fpr", {"ko": "기준 t의 거짓 양성률", "en": "False-positive rate at t"}, ".1%"
+    ),
+    Readout(
+        "threshold_members",
+        {"ko": "기준 t가 포함으로 판정한 포함 표본", "en": "Members judged members at t"},
+        ",d",
+    ),
+    Readout(
+        "threshold_nonmembers",
+        {"ko": "기준 t가 포함으로 판정한 미포함 표본", "en": "Non-members judged members at t"},
+        ",d",
+    ),
+    Readout("dp_epsilon", {"ko": "비교할 ε", "en": "ε compared with"}, ".4g"),
+    Readout("dp_ratio", {"ko": "배율 e^ε", "en": "Factor e^ε"}, ".4g"),
+    Readout(
+        "dp_bound_tpr",
+        {
+            "ko": "기준 t의 FPR에서 ε-차등 개인정보보호가 허용하는 가장 큰 TPR",
+            "en": "Largest TPR that ε-DP allows at the FPR of t",
+        },
+        ".1%",
+    ),
+    Readout(
+        "dp_threshold_verdict",
+        {"ko": "기준 t의 점과 경계의 관계", "en": "Where the point of t lies against the bound"},
+    ),
+    Readout("roc_points", {"ko": "ROC 곡선의 꼭짓점 수", "en": "Corners of the ROC curve"}, ",d"),
+    Readout(
+        "roc_points_above_bound",
+        {"ko": "경계 위에 있는 꼭짓점 수", "en": "Corners above the bound"},
+        ",d",
     ),
     Readout(
         "auc_drops",
@@ -889,6 +1047,30 @@ CHARTS: tuple[Chart, ...] = (
             f"FPR = 1/{NONMEMBER_COUNT}에서의 점.",
             "en": "The ROC curve of the loss attack on the current model, the diagonal of "
             "random guessing, and the point at FPR = 1/160.",
+        },
+    ),
+    Chart(
+        "threshold_histogram",
+        functools.partial(
+            membership_charts.threshold_histogram_chart, loss_range=(LOSS_EDGES[0], LOSS_EDGES[-1])
+        ),
+        {
+            "ko": "포함 표본(위)과 미포함 표본(아래)의 제곱 손실을 모든 설정에서 같은 로그 눈금 "
+            "구간에 세고, 기준 손실 t를 세로선으로, 그 왼쪽(포함으로 판정하는 쪽)을 음영으로 "
+            "나타낸다.",
+            "en": "The squared losses of members (above) and non-members (below) counted on "
+            "log-scale bins that are the same for every setting, with the threshold loss t as "
+            "a vertical rule and the side it calls members shaded.",
+        },
+    ),
+    Chart(
+        "roc_bound",
+        membership_charts.roc_bound_chart,
+        {
+            "ko": "지금 모델의 ROC 곡선, 기준 t가 만드는 점, 그리고 고른 ε에서 "
+            "ε-차등 개인정보보호가 허용하는 영역의 경계.",
+            "en": "The ROC curve of the current model, the point that the threshold t gives, "
+            "and the edge of the region that ε-differential privacy allows at the chosen ε.",
         },
     ),
 )

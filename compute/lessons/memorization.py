@@ -64,6 +64,7 @@ import altair as alt
 import numpy as np
 
 from compute.datasets import DATA_DIR, load_constitution
+from compute.lessons import memorization_charts
 from compute.lessons.style import (
     ANNOTATION_SIZE,
     BLUE,
@@ -81,8 +82,16 @@ from compute.lessons.style import (
     legend_above,
     titled,
 )
-from compute.ngram import CharNGram, chance_exposure, exposure, log_fraction, tie_count, worst_rank
-from privacy_explorer.lesson import Chart, Grid, Param, Readout, chart_number
+from compute.ngram import (
+    CharNGram,
+    Step,
+    chance_exposure,
+    exposure,
+    log_fraction,
+    tie_count,
+    worst_rank,
+)
+from privacy_explorer.lesson import Chart, Column, Grid, Param, Readout, Table, chart_number
 
 DATA_FILES: tuple[str, ...] = ("constitution-ko.txt",)
 
@@ -273,7 +282,13 @@ def compute(*, n: int, repeats: int) -> dict[str, dict[str, Any]]:
     if canary_index not in top:
         top.append(canary_index)
 
+    steps = model.steps(history, SECRET_CODE)
+    weakest = min(range(len(steps)), key=lambda i: (steps[i].log_prob, i))
     readouts: dict[str, Any] = {
+        "weakest_position": weakest + 1,
+        "weakest_digit": steps[weakest].char,
+        "weakest_log_prob": steps[weakest].log_prob,
+        "unseen_log_prob": -math.log(len(model.vocabulary)),
         "exposure": exposure(scores, canary_index),
         "rank": rank,
         "ties": tie_count(scores, canary_index),
@@ -311,7 +326,33 @@ def compute(*, n: int, repeats: int) -> dict[str, dict[str, Any]]:
         }
         for position, i in enumerate(top, start=1)
     ]
-    return {"readouts": readouts, "datasets": {"score_ladder": ladder, "top_candidates": top_rows}}
+    datasets = {
+        "score_ladder": ladder,
+        "top_candidates": top_rows,
+        "digit_steps": digit_step_rows(steps),
+    }
+    return {"readouts": readouts, "datasets": datasets}
+
+
+def digit_step_rows(steps: Sequence[Step]) -> list[dict[str, Any]]:
+    """One row per digit of the secret code: its context, the two counts and ``ln P``.
+
+    ``probability`` is rounded for the table (four significant digits) and
+    ``log_prob`` for the chart (:func:`~privacy_explorer.lesson.chart_number`);
+    the counts are exact. ``context`` shows a space as ␣ and a newline as ↵.
+    """
+    return [
+        {
+            "position": position,
+            "digit": step.char,
+            "context": shown(step.context),
+            "pair_count": step.pair_count,
+            "context_count": step.context_count,
+            "probability": float(f"{float(step.probability):.4g}"),
+            "log_prob": chart_number(step.log_prob),
+        }
+        for position, step in enumerate(steps, start=1)
+    ]
 
 
 def static_readouts(statute: str) -> dict[str, Any]:
@@ -451,6 +492,27 @@ READOUTS: tuple[Readout, ...] = (
     Readout(
         "canary_score",
         {"ko": "카나리아 코드의 로그 가능도", "en": "Log-likelihood of the canary code"},
+        ".2f",
+    ),
+    Readout(
+        "weakest_position",
+        {"ko": "모델이 가장 덜 예상한 숫자의 자리", "en": "Position of the least expected digit"},
+        "d",
+    ),
+    Readout(
+        "weakest_digit", {"ko": "모델이 가장 덜 예상한 숫자", "en": "The least expected digit"}
+    ),
+    Readout(
+        "weakest_log_prob",
+        {"ko": "그 숫자의 로그 확률", "en": "Log-probability of that digit"},
+        ".2f",
+    ),
+    Readout(
+        "unseen_log_prob",
+        {
+            "ko": "처음 보는 문맥에서 모든 글자가 받는 로그 확률 ln(1/|V|)",
+            "en": "Log-probability of every character in an unseen context, ln(1/|V|)",
+        },
         ".2f",
     ),
     Readout("best_candidate", {"ko": "점수가 가장 높은 후보", "en": "Best-scoring candidate"}),
@@ -718,5 +780,35 @@ CHARTS: tuple[Chart, ...] = (
             "en": "The candidates with the highest log-likelihood, best first, with their "
             "scores; the canary is orange.",
         },
+    ),
+    Chart(
+        "digits",
+        memorization_charts.digits_chart,
+        {
+            "ko": "비밀 코드의 네 숫자 하나하나에 모델이 주는 로그 확률 ln P를 막대로 그리고, "
+            "막대마다 그 확률을 만든 두 개수 N(h, c)와 N(h)를 적는다.",
+            "en": "The log-probability ln P that the model gives each of the secret code's four "
+            "digits, as bars, each labelled with the two counts N(h, c) and N(h) behind it.",
+        },
+    ),
+)
+
+TABLES: tuple[Table, ...] = (
+    Table(
+        "digit_steps",
+        (
+            Column("digit", {"ko": "숫자 c", "en": "Digit c"}),
+            Column("context", {"ko": "문맥 h", "en": "Context h"}),
+            Column("pair_count", {"ko": "N(h, c)", "en": "N(h, c)"}, ",d"),
+            Column("context_count", {"ko": "N(h)", "en": "N(h)"}, ",d"),
+            Column("probability", {"ko": "P(c | h)", "en": "P(c | h)"}, ".4g"),
+            Column("log_prob", {"ko": "ln P(c | h)", "en": "ln P(c | h)"}, ".3f"),
+        ),
+        {
+            "ko": "카나리아의 숫자마다 모델이 본 문맥과 개수, 그리고 그로부터 나온 확률",
+            "en": "For each digit of the canary: the context the model sees, the counts, "
+            "and the probability they give",
+        },
+        row_headers=True,
     ),
 )

@@ -1,0 +1,172 @@
+"""Lesson 02's threshold charts (:mod:`compute.lessons.membership`), in the shared style.
+
+Two charts follow the threshold control and the ε control: a histogram of the
+losses on a log axis that stays the same for every setting, with the threshold
+drawn on it, and the ROC curve with the threshold's point and the ε-DP bound.
+Nothing here computes a result; the rows come from the lesson's ``compute``.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+
+from compute.lessons.style import (
+    ANNOTATION_SIZE,
+    BLUE,
+    DASHED,
+    GREEN,
+    GUIDE_DASH,
+    INK,
+    LIGHT_GREY,
+    VERMILLION,
+    in_language,
+    layered,
+    legend_above,
+    titled,
+)
+
+ROC_SIZE = 320
+"""The ROC chart is square: equal rates take equal lengths on both axes."""
+
+GROUP_NAMES: dict[str, tuple[str, str]] = {
+    "ko": ("포함 (위)", "미포함 (아래)"),
+    "en": ("Members (up)", "Non-members (down)"),
+}
+
+_TEXT: dict[str, dict[str, dict[str, str]]] = {
+    "threshold_histogram": {
+        "title": {
+            "ko": "기준 손실 t로 가르기: 왼쪽은 포함, 오른쪽은 미포함으로 판정",
+            "en": "Splitting at the threshold t: members on the left, non-members on the right",
+        },
+        "x": {"ko": "제곱 손실 ℓ (MPa², 로그 눈금)", "en": "Squared loss ℓ (MPa², log scale)"},
+        "y": {"ko": "표본 수", "en": "Samples"},
+        "legend": {"ko": "집단", "en": "Group"},
+        "rule": {"ko": "t", "en": "t"},
+    },
+    "roc_bound": {
+        "title": {
+            "ko": "ROC 곡선과 ε-차등 개인정보보호의 경계",
+            "en": "The ROC curve against the ε-DP bound",
+        },
+        "x": {"ko": "거짓 양성률 FPR", "en": "False-positive rate (FPR)"},
+        "y": {"ko": "참 양성률 TPR", "en": "True-positive rate (TPR)"},
+        "bound": {"ko": "점선: ε-DP 경계", "en": "dashed: ε-DP bound"},
+        "point": {"ko": "기준 t", "en": "threshold t"},
+    },
+}
+
+
+def threshold_histogram_chart(lang: str, loss_range: tuple[float, float]) -> alt.LayerChart:
+    """Members' counts upward and non-members' downward on fixed log bins, the threshold marked.
+
+    Parameters
+    ----------
+    lang
+        The page's language.
+    loss_range
+        The first and last bin edge (MPa²): the axis, the same for every setting.
+    """
+    text = in_language(_TEXT["threshold_histogram"], lang)
+    member, nonmember = GROUP_NAMES[lang]
+    log_scale = alt.Scale(type="log", domain=list(loss_range), nice=False)
+    x = alt.X(
+        "lower:Q",
+        title=text["x"],
+        scale=log_scale,
+        axis=alt.Axis(format=",~g", values=[10.0**power for power in range(-4, 5, 2)]),
+    )
+    y_axis = alt.Axis(labelExpr="abs(datum.value)")
+    colour = alt.Scale(domain=[member, nonmember], range=[BLUE, VERMILLION])
+    bars = (
+        alt.Chart(alt.Data(name="loss_bins"))
+        .transform_calculate(
+            height="datum.group === 'member' ? datum.count : -datum.count",
+            group_label=f"datum.group === 'member' ? '{member}' : '{nonmember}'",
+        )
+        .transform_filter("datum.count > 0")
+        .mark_bar(stroke="white", strokeWidth=0.5)
+        .encode(
+            x=x,
+            x2="upper:Q",
+            y=alt.Y("height:Q", title=text["y"], axis=y_axis),
+            y2=alt.datum(0),
+            color=alt.Color("group_label:N", scale=colour, legend=legend_above(text["legend"])),
+            tooltip=[
+                alt.Tooltip("group_label:N", title=text["legend"]),
+                alt.Tooltip("lower:Q", title="ℓ >", format="~g"),
+                alt.Tooltip("upper:Q", title="ℓ ≤", format="~g"),
+                alt.Tooltip("count:Q", title=text["y"]),
+            ],
+        )
+    )
+    rule_base = alt.Chart(alt.Data(name="threshold_rule"))
+    # The side the rule calls "member": from the axis's left end up to t.
+    shade = (
+        rule_base.transform_calculate(left=str(loss_range[0]))
+        .mark_rect(color=LIGHT_GREY, opacity=0.5)
+        .encode(x=alt.X("left:Q", scale=log_scale), x2="threshold:Q")
+    )
+    rule = rule_base.mark_rule(color=INK, strokeDash=GUIDE_DASH, strokeWidth=1.5).encode(
+        x=alt.X("threshold:Q", scale=log_scale)
+    )
+    label = rule_base.mark_text(
+        align="left", baseline="top", dx=4, y=2, fontSize=ANNOTATION_SIZE, color=INK
+    ).encode(x=alt.X("threshold:Q", scale=log_scale), text=alt.value(text["rule"]))
+    return titled(layered(shade, bars, rule, label), text["title"])
+
+
+def roc_bound_chart(lang: str) -> alt.LayerChart:
+    """The current ROC curve, the threshold's (FPR, TPR) point and the ε-DP bound.
+
+    The region above the bound is shaded: no membership test against an ε-DP
+    training can reach a point there.
+    """
+    text = in_language(_TEXT["roc_bound"], lang)
+    x = alt.X("fpr:Q", title=text["x"], scale=alt.Scale(domain=[0, 1]))
+    y = alt.Y("tpr:Q", title=text["y"], scale=alt.Scale(domain=[0, 1]))
+    bound_base = alt.Chart(alt.Data(name="dp_bound"))
+    forbidden = (
+        bound_base.transform_calculate(top="1")
+        .mark_area(color=LIGHT_GREY, opacity=0.6)
+        .encode(x=x, y=y, y2="top:Q")
+    )
+    bound = bound_base.mark_line(color=INK, strokeDash=DASHED, strokeWidth=1.5).encode(x=x, y=y)
+    # Named in the bottom-right corner, which lies below both the bound and any ROC curve.
+    bound_label = (
+        bound_base.transform_filter("datum.fpr === 1")
+        .transform_calculate(
+            fpr="0.97", tpr="0.03", label=f"'{text['bound']} (ε = ' + datum.epsilon + ')'"
+        )
+        .mark_text(align="right", baseline="bottom", fontSize=ANNOTATION_SIZE, color=INK)
+        .encode(x=x, y=y, text="label:N")
+    )
+    curve = (
+        alt.Chart(alt.Data(name="roc"))
+        .mark_line(color=BLUE, strokeWidth=2)
+        .encode(
+            x=x,
+            y=y,
+            order=alt.Order("fpr:Q"),
+            tooltip=[
+                alt.Tooltip("fpr:Q", title=text["x"], format=".3f"),
+                alt.Tooltip("tpr:Q", title=text["y"], format=".3f"),
+            ],
+        )
+    )
+    point_base = alt.Chart(alt.Data(name="threshold_point"))
+    point = point_base.mark_point(
+        shape="diamond", filled=True, size=120, color=GREEN, stroke=INK, opacity=1
+    ).encode(
+        x=x,
+        y=y,
+        tooltip=[
+            alt.Tooltip("fpr:Q", title=text["x"], format=".1%"),
+            alt.Tooltip("tpr:Q", title=text["y"], format=".1%"),
+        ],
+    )
+    point_label = point_base.mark_text(
+        align="left", dx=9, dy=9, fontSize=ANNOTATION_SIZE, color=INK
+    ).encode(x=x, y=y, text=alt.value(text["point"]))
+    layers = layered(forbidden, bound, bound_label, curve, point, point_label)
+    return titled(layers, text["title"], width=ROC_SIZE, height=ROC_SIZE)
