@@ -10,14 +10,18 @@ edit to one lesson's Markdown renders that lesson only.
 
 An entry is ``build/pages-cache/<lesson>/<key>.json``, written whole and checked
 on every read like the asset cache (:mod:`privacy_explorer.cachefile`); a
-damaged entry is rendered again, with a note. A lesson keeps one entry: the
-others are removed when a new one is written.
+damaged entry is rendered again, with a note. A lesson keeps its
+:data:`KEPT_PER_LESSON` most recently used entries (a full build, ``--only``
+and ``explorer export`` give a lesson different pager links, hence different
+entries); older ones are removed when a new one is written.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
 from collections.abc import Mapping, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -44,6 +48,8 @@ RENDER_LIBRARIES = (
     "pyyaml",
 )
 """Libraries whose version can change a rendered file."""
+KEPT_PER_LESSON = 3
+"""Entries a lesson keeps in the page cache, the most recently used."""
 ENGINE = Path(__file__).resolve().parent
 """The explorer's own code and templates (the package folder)."""
 
@@ -128,13 +134,18 @@ def read(cache_dir: Path, slug: str, key: str) -> dict[str, str] | None:
     ):
         note_damaged(path, "it does not hold a lesson's files", "rendering the lesson again")
         return None
+    with contextlib.suppress(OSError):  # used now: the last entry to be removed
+        os.utime(path)
     return files
 
 
 def store(cache_dir: Path, slug: str, key: str, files: Mapping[str, str]) -> None:
-    """Keep lesson ``slug``'s ``files`` under ``key``, and only them: older entries go."""
+    """Keep lesson ``slug``'s ``files`` under ``key``; remove entries beyond the most recent."""
     folder = cache_dir / slug
     write_recorded(folder / f"{key}.json", dumps(dict(files)))
+    entries = []
     for path in folder.glob("*.json"):
-        if path.stem != key:
-            path.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            entries.append((path.stem == key, path.stat().st_mtime_ns, path))
+    for _, _, path in sorted(entries, reverse=True)[KEPT_PER_LESSON:]:
+        path.unlink(missing_ok=True)

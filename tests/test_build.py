@@ -34,7 +34,7 @@ from privacy_explorer.cli import cli
 from privacy_explorer.errors import ExplorerError
 from privacy_explorer.output import CACHE_FOLDERS
 from privacy_explorer.project import Project, load_project
-from privacy_explorer.render import expand_page_data
+from privacy_explorer.render import expand_page_data, render_lesson
 
 REPO = Path(__file__).resolve().parents[1]
 SVG_NAMESPACE = "{http://www.w3.org/2000/svg}"
@@ -291,13 +291,23 @@ class RealCourseBuilds:
     warm: BuildReport
     """The same copy built again."""
     warm_work: dict[str, int]
-    """How often the warm build rendered a chart SVG, subset a font or bundled Vega."""
+    """How often the warm build rendered a chart SVG, subset a font, bundled Vega or rendered
+    a lesson's page (``page <slug>``)."""
+    edited_work: dict[str, int]
+    """The same, for a build after one sentence was added to lesson 03's English Markdown."""
 
 
 @contextlib.contextmanager
 def counting_asset_work() -> Iterator[dict[str, int]]:
-    """Count the calls that make what the asset cache keeps (timings belong in make bench)."""
+    """Count the calls that make what the asset cache keeps, and the lesson pages rendered
+    (``page <slug>``; the page cache keeps them); timings belong in make bench."""
     counts = {"chart SVG": 0, "font subset": 0, "Vega bundle": 0}
+
+    def rendering(*args: Any, **kwargs: Any) -> str:
+        key = f"page {kwargs['slug']}"
+        counts[key] = counts.get(key, 0) + 1
+        return render_lesson(*args, **kwargs)
+
     targets = [
         ("chart SVG", vl_convert, "vegalite_to_svg"),
         ("font subset", fonts, "subset_woff2"),
@@ -314,6 +324,7 @@ def counting_asset_work() -> Iterator[dict[str, int]]:
     with pytest.MonkeyPatch.context() as patch:
         for label, owner, name in targets:
             patch.setattr(owner, name, counted(label, getattr(owner, name)))
+        patch.setattr("privacy_explorer.build.render_lesson", rendering)
         yield counts
 
 
@@ -338,11 +349,15 @@ def real_course(
         cold = build(project, base / "copy-cold", jobs=2)
         with counting_asset_work() as warm_work:  # jobs=1: all of it runs in this process
             warm = build(project, base / "copy-warm", jobs=1)
+        sites["copy, cold, jobs=2"] = snapshot(base / "copy-cold")
+        sites["copy, warm, jobs=1"] = snapshot(base / "copy-warm")
+        edited = copy / "content" / "en" / "03-differential-privacy.md"
+        edited.write_text(edited.read_text("utf-8") + "\nOne more sentence.\n", "utf-8")
+        with counting_asset_work() as edited_work:
+            build(project, base / "copy-warm", jobs=1)
     finally:
         sys.path[:] = saved_path
-    sites["copy, cold, jobs=2"] = snapshot(base / "copy-cold")
-    sites["copy, warm, jobs=1"] = snapshot(base / "copy-warm")
-    return RealCourseBuilds(sites, cold, warm, dict(warm_work))
+    return RealCourseBuilds(sites, cold, warm, dict(warm_work), dict(edited_work))
 
 
 def test_real_course_builds_are_byte_identical(real_course: RealCourseBuilds) -> None:
@@ -362,10 +377,18 @@ def test_real_course_warm_build_computes_and_renders_nothing(
 ) -> None:
     assert sum(run.cached for run in real_course.cold.runs) == 0
     assert sum(run.computed for run in real_course.warm.runs) == 0
-    for run in real_course.warm.runs:
-        assert run.cached == len(run.results) > 0
-    # Every chart SVG, font subset and the Vega bundle comes from the asset cache.
+    for run in real_course.warm.runs:  # every lesson from the page cache: no result even read
+        assert run.cached > 0 and not run.loaded and run.results == {}
+    # No lesson page renders; every font subset and the Vega bundle comes from the asset cache.
     assert real_course.warm_work == {"chart SVG": 0, "font subset": 0, "Vega bundle": 0}
+
+
+def test_real_course_one_edited_lesson_renders_that_lesson_only(
+    real_course: RealCourseBuilds,
+) -> None:
+    pages = {k: v for k, v in real_course.edited_work.items() if k.startswith("page ")}
+    assert pages == {"page 03-differential-privacy": 4}  # page and embed page, two languages
+    assert real_course.edited_work["Vega bundle"] == 0
 
 
 def test_a_build_folder_elsewhere_leaves_the_project_folder_alone(
