@@ -477,15 +477,19 @@ def _lesson_files(
     return files
 
 
-def _cached_run(item: PlannedLesson, report: BuildReport) -> None:
+def _cached_run(item: PlannedLesson, report: BuildReport, reporter: Reporter) -> None:
     """Report the grid (and study) of a lesson whose files came from the page cache."""
     module = item.module
     if module is None:
         return
     slug = item.lesson.slug
-    report.runs.append(GridRun(slug, {}, computed=0, cached=len(module.grid), loaded=False))
+    points = len(module.grid)
+    reporter.progress(slug)(points, points, points)
+    report.runs.append(GridRun(slug, {}, computed=0, cached=points, loaded=False))
     if module.study_grid is not None:
-        study = GridRun(slug, {}, computed=0, cached=len(module.study_grid), loaded=False)
+        points = len(module.study_grid)
+        reporter.progress(f"{slug} STUDY")(points, points, points)
+        study = GridRun(slug, {}, computed=0, cached=points, loaded=False)
         report.studies.append(study)
 
 
@@ -533,7 +537,7 @@ def render_site(
                 key = pagecache.lesson_key(site_inputs, lesson, pager, entries)
             pagecache.store(page_cache, lesson.slug, key, lesson_files)
         else:
-            _cached_run(item, report)
+            _cached_run(item, report, reporter)
         files.update(lesson_files)
         for lang in LANGUAGES:
             page = lesson.pages[lang]

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import distributed
 import pytest
 from click.testing import CliRunner
 
@@ -21,8 +22,6 @@ from privacy_explorer.cli import cli
 from privacy_explorer.lesson import canonical_text
 from privacy_explorer.modules import load_module
 from privacy_explorer.project import load_project
-
-distributed = pytest.importorskip("distributed")
 
 
 def tree(folder: Path) -> dict[str, bytes]:
