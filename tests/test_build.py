@@ -143,6 +143,11 @@ def sample_build(project_dir: Path, out: Path | None = None, jobs: int = 1) -> B
     return build(load_project(project_dir), out, jobs=jobs)
 
 
+def forget_pages(project_dir: Path) -> None:
+    """Empty the page cache, so that the next build renders (and reads the results) again."""
+    shutil.rmtree(project_dir / "build" / "pages-cache", ignore_errors=True)
+
+
 def cache_files(project_dir: Path, slug: str = "01-dice") -> set[str]:
     return {path.name for path in (project_dir / "build" / "results" / slug).iterdir()}
 
@@ -463,6 +468,7 @@ def test_stale_cache_entries_are_pruned(sample_project: Path) -> None:
     live = cache_files(sample_project)
     stale = results / f"{'0' * 64}.json"
     stale.write_text(json.dumps({"result": {"readouts": {}, "datasets": {}}}), "utf-8")
+    forget_pages(sample_project)  # the lesson reads its results again
     report = sample_build(sample_project)
     assert report.runs[0].computed == 0
     assert not stale.exists()
@@ -775,6 +781,7 @@ def test_a_large_grid_is_cached_in_batches(sample_project: Path, small_batches: 
     # A batch of one point is stored like any single point, under its own key.
     entries = [batch.get("entries", [batch]) for batch in stored]
     assert sorted(len(e) for e in entries) == [1, 3, 3, 3]
+    forget_pages(sample_project)  # the lesson reads its results again
     second = sample_build(sample_project)
     assert (second.runs[0].computed, second.runs[0].cached) == (0, 10)
     assert second.runs[0].results == first.runs[0].results
@@ -795,6 +802,7 @@ def test_compact_page_data_expands_to_the_plain_form(
 ) -> None:
     sample_build(sample_project, tmp_path / "plain")
     monkeypatch.setattr(render, "COMPACT_POINTS_ABOVE", 4)
+    forget_pages(sample_project)  # the lesson renders again, with the compact form
     sample_build(sample_project, tmp_path / "compact")
     for lang in ("ko", "en"):
         name = f"assets/data/01-dice.{lang}.js"
