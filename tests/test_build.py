@@ -618,7 +618,8 @@ def test_write_site_keeps_the_old_site_when_a_file_cannot_be_written(
     report = sample_build(sample_project)
     site = (sample_project / "build" / "site").resolve()
     before = snapshot(site)
-    newer = {**report.files, "index.html": b"<!DOCTYPE html><title>newer</title>\n"}
+    # Every file changes: an unchanged one would be linked from the old site, not written.
+    newer = {path: content + b"\n" for path, content in report.files.items()}
     write_bytes = Path.write_bytes
     written: list[Path] = []
 
@@ -648,7 +649,8 @@ def test_write_site_restores_the_old_site_when_the_swap_fails(
     report = sample_build(sample_project)
     site = (sample_project / "build" / "site").resolve()
     before = snapshot(site)
-    newer = {**report.files, "index.html": b"<!DOCTYPE html><title>newer</title>\n"}
+    # Every file changes: an unchanged one would be linked from the old site, not written.
+    newer = {path: content + b"\n" for path, content in report.files.items()}
     rename = Path.rename
 
     def refuse_to_swap_in(self: Path, target: Any) -> Path:
