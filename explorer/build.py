@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from privacy_explorer import charts as chart_tools
-from privacy_explorer import embed, korean, page_fonts, publish
+from privacy_explorer import embed, korean, page_fonts, pagecache, publish
 from privacy_explorer import fonts as font_tools
+from privacy_explorer.cluster import Cluster
 from privacy_explorer.errors import (
     ComputeError,
     ContentError,
@@ -46,6 +47,7 @@ from privacy_explorer.render import (
 from privacy_explorer.runner import (
     GridRun,
     Progress,
+    cached_files,
     describe_point,
     json_ready,
     run_grid,
@@ -375,21 +377,23 @@ class ComputeSettings:
     """Worker processes; with 1, points are computed in the build's own process."""
     large_grids: bool = False
     """Whether a grid with more points to compute than ``runner.LARGE_GRID`` may run (``--yes``)."""
+    cluster: Cluster | None = None
+    """The Dask cluster that computes the grid points instead (``--scheduler``), if any."""
 
 
 def _run_lesson(
     project: Project,
     item: PlannedLesson,
+    checksums: dict[str, str],
     report: BuildReport,
     reporter: Reporter,
     settings: ComputeSettings,
 ) -> tuple[GridRun | None, dict[str, Any]]:
-    """Verify the lesson's data, compute (or fetch from the cache) its grid and study, summarize."""
+    """Compute (or fetch from the cache) the lesson's grid and study, and summarize them."""
     module = item.module
     if module is None:
         return None, {}
     slug = item.lesson.slug
-    checksums = verify_data_files(project.data_dir, module.data_files, project.root)
     arguments = (slug, module, checksums, project.build_dir / "results", project.root)
     run = run_grid(
         *arguments,
@@ -397,6 +401,7 @@ def _run_lesson(
         jobs=settings.jobs,
         timeout=item.lesson.timeout,
         large_grid_ok=settings.large_grids,
+        cluster=settings.cluster,
     )
     report.runs.append(run)
     study = None
@@ -407,9 +412,112 @@ def _run_lesson(
             jobs=settings.jobs,
             timeout=item.lesson.timeout,
             large_grid_ok=settings.large_grids,
+            cluster=settings.cluster,
         )
         report.studies.append(study)
     return run, _summary(item, run, study, project.root)
+
+
+@dataclass(frozen=True)
+class SiteParts:
+    """What every lesson's pages share, read once per build."""
+
+    templates: SiteTemplates
+    """Templates, strings and static files."""
+    fonts: font_tools.ShippedFonts
+    """The fonts charts are measured and drawn with."""
+    asset_cache: Path
+    """The asset cache (chart SVGs, font subsets, the Vega bundle)."""
+
+
+def _lesson_files(
+    project: Project,
+    planned: list[PlannedLesson],
+    position: int,
+    checksums: dict[str, str],
+    parts: SiteParts,
+    report: BuildReport,
+    reporter: Reporter,
+    settings: ComputeSettings,
+) -> dict[str, str]:
+    """Compute one lesson's grid and render its files: pages, embed pages, data, chart SVGs."""
+    root = project.root
+    item = planned[position]
+    env, strings = parts.templates.env, parts.templates.strings
+    lesson, module = item.lesson, item.module
+    files: dict[str, str] = {}
+    run, summary = _run_lesson(project, item, checksums, report, reporter, settings)
+    if run is not None:
+        _check_tables(item, run, summary, root)
+        _check_particles(item, run, root)
+    result: dict[str, Any] = {"readouts": {}, "datasets": {}}
+    by_lang = {
+        lang: _chart_specs(item, run, summary, lang, root) if run else {} for lang in LANGUAGES
+    }
+    lazy = None
+    if module is not None and run is not None:
+        result = run.results[module.grid.key(module.grid.default)]
+        every_spec = [spec for specs in by_lang.values() for spec in specs.values()]
+        lazy = lesson_lazy_rows(module, run.results, summary, every_spec, root)
+        if lazy is not None:
+            files.update(chunk_files(lesson.slug, lazy))
+    for lang in LANGUAGES:
+        context = page_context(project, strings, lang, f"{lesson.slug}.html")
+        specs = by_lang[lang]
+        svg_href = {}
+        for name, spec in specs.items():
+            svg_path = f"assets/charts/{lesson.slug}/{name}.{lang}.svg"
+            full = chart_tools.with_data(spec.spec, default_rows(spec, result, summary))
+            where = f"{location(module.path, None, root) if module else lesson.slug}: chart"
+            files[svg_path] = chart_tools.render_svg(
+                full, parts.fonts, parts.asset_cache, f"{where} '{name}' ({lang})"
+            )
+            svg_href[name] = context.root + svg_path
+        if module is not None and run is not None:
+            placed = {d.names[0] for d in item.parsed[lang].directives if d.kind == "table"}
+            tables = tuple(live_tables(module, placed, summary))
+            data = lesson_data(module, run.results, specs, lang, tables, lazy)
+            files[f"assets/data/{lesson.slug}.{lang}.js"] = data_script(lesson.slug, data)
+        page = lesson.pages[lang]
+        render_page = functools.partial(
+            render_lesson,
+            env,
+            context,
+            item.parsed[lang],
+            slug=lesson.slug,
+            number=lesson.slug[:2],
+            title=page.title,
+            summary_text=page.summary,
+            module=module,
+            specs=specs,
+            result=result,
+            summary=summary,
+            svg_href=svg_href,
+            previous=_pager_link(planned, position - 1, lang),
+            next_=_pager_link(planned, position + 1, lang),
+        )
+        files[site_path(lang, f"{lesson.slug}.html")] = render_page()
+        embed_extra = embed.embed_variables(context, lesson.slug)
+        files[site_path(lang, embed.embed_path(lesson.slug))] = embed.moved_down(
+            render_page(template="embed.html", extra=embed_extra)
+        )
+    return files
+
+
+def _cached_run(item: PlannedLesson, report: BuildReport, reporter: Reporter) -> None:
+    """Report the grid (and study) of a lesson whose files came from the page cache."""
+    module = item.module
+    if module is None:
+        return
+    slug = item.lesson.slug
+    points = len(module.grid)
+    reporter.progress(slug)(points, points, points)
+    report.runs.append(GridRun(slug, {}, computed=0, cached=points, loaded=False))
+    if module.study_grid is not None:
+        points = len(module.study_grid)
+        reporter.progress(f"{slug} STUDY")(points, points, points)
+        study = GridRun(slug, {}, computed=0, cached=points, loaded=False)
+        report.studies.append(study)
 
 
 def render_site(
@@ -420,70 +528,46 @@ def render_site(
     settings: ComputeSettings,
     templates: SiteTemplates,
 ) -> dict[str, bytes]:
-    """Compute every lesson's grid and render every file of the site, in memory."""
-    root = project.root
+    """Compute every lesson's grid and render every file of the site, in memory.
+
+    A lesson whose inputs are unchanged since a build stored its files in the page
+    cache (:mod:`privacy_explorer.pagecache`) is neither computed nor rendered.
+    """
     env, strings = templates.env, templates.strings
     asset_cache = project.build_dir / "assets-cache"
+    page_cache = project.build_dir / pagecache.FOLDER
+    results_dir = project.build_dir / "results"
     fonts = font_tools.shipped_fonts(project.templates_dir)
+    parts = SiteParts(templates=templates, fonts=fonts, asset_cache=asset_cache)
+    site_inputs = pagecache.site_inputs(project)
     files: dict[str, str | bytes] = {".nojekyll": ""}
     cards: dict[str, list[dict[str, str]]] = {lang: [] for lang in LANGUAGES}
     for position, item in enumerate(planned):
         lesson, module = item.lesson, item.module
-        run, summary = _run_lesson(project, item, report, reporter, settings)
-        if run is not None:
-            _check_tables(item, run, summary, root)
-            _check_particles(item, run, root)
-        result: dict[str, Any] = {"readouts": {}, "datasets": {}}
-        by_lang = {
-            lang: _chart_specs(item, run, summary, lang, root) if run else {} for lang in LANGUAGES
+        checksums: dict[str, str] = {}
+        entries: list[tuple[str, str | None]] = []
+        if module is not None:
+            checksums = verify_data_files(project.data_dir, module.data_files, project.root)
+            entries = cached_files(lesson.slug, module, checksums, results_dir)
+        pager = {
+            lang: [_pager_link(planned, position + step, lang) for step in (-1, 1)]
+            for lang in LANGUAGES
         }
-        lazy = None
-        if module is not None and run is not None:
-            result = run.results[module.grid.key(module.grid.default)]
-            every_spec = [spec for specs in by_lang.values() for spec in specs.values()]
-            lazy = lesson_lazy_rows(module, run.results, summary, every_spec, root)
-            if lazy is not None:
-                files.update(chunk_files(lesson.slug, lazy))
+        key = pagecache.lesson_key(site_inputs, lesson, pager, entries)
+        lesson_files = pagecache.read(page_cache, lesson.slug, key)
+        if lesson_files is None:
+            lesson_files = _lesson_files(
+                project, planned, position, checksums, parts, report, reporter, settings
+            )
+            if module is not None:  # stored under the results as computing left them
+                entries = cached_files(lesson.slug, module, checksums, results_dir)
+                key = pagecache.lesson_key(site_inputs, lesson, pager, entries)
+            pagecache.store(page_cache, lesson.slug, key, lesson_files)
+        else:
+            _cached_run(item, report, reporter)
+        files.update(lesson_files)
         for lang in LANGUAGES:
-            context = page_context(project, strings, lang, f"{lesson.slug}.html")
-            specs = by_lang[lang]
-            svg_href = {}
-            for name, spec in specs.items():
-                svg_path = f"assets/charts/{lesson.slug}/{name}.{lang}.svg"
-                full = chart_tools.with_data(spec.spec, default_rows(spec, result, summary))
-                where = f"{location(module.path, None, root) if module else lesson.slug}: chart"
-                files[svg_path] = chart_tools.render_svg(
-                    full, fonts, asset_cache, f"{where} '{name}' ({lang})"
-                )
-                svg_href[name] = context.root + svg_path
-            if module is not None and run is not None:
-                placed = {d.names[0] for d in item.parsed[lang].directives if d.kind == "table"}
-                tables = tuple(live_tables(module, placed, summary))
-                data = lesson_data(module, run.results, specs, lang, tables, lazy)
-                files[f"assets/data/{lesson.slug}.{lang}.js"] = data_script(lesson.slug, data)
             page = lesson.pages[lang]
-            render_page = functools.partial(
-                render_lesson,
-                env,
-                context,
-                item.parsed[lang],
-                slug=lesson.slug,
-                number=lesson.slug[:2],
-                title=page.title,
-                summary_text=page.summary,
-                module=module,
-                specs=specs,
-                result=result,
-                summary=summary,
-                svg_href=svg_href,
-                previous=_pager_link(planned, position - 1, lang),
-                next_=_pager_link(planned, position + 1, lang),
-            )
-            files[site_path(lang, f"{lesson.slug}.html")] = render_page()
-            embed_extra = embed.embed_variables(context, lesson.slug)
-            files[site_path(lang, embed.embed_path(lesson.slug))] = embed.moved_down(
-                render_page(template="embed.html", extra=embed_extra)
-            )
             cards[lang].append(
                 {
                     "href": f"{lesson.slug}.html",
@@ -593,6 +677,7 @@ def build(
     write: bool = True,
     force: bool = False,
     yes: bool = False,
+    scheduler: str | None = None,
 ) -> BuildReport:
     """Build the site of ``project`` into ``out`` (default ``build/site``).
 
@@ -600,8 +685,10 @@ def build(
     link-checked, but the site folder is not touched (``explorer check``).
     ``force`` lets the site go into a folder the explorer did not write (see
     :func:`privacy_explorer.output.write_site`); ``yes`` lets a very large grid
-    be computed. The build holds the project's lock from the first computation
-    to the last file written.
+    be computed. ``scheduler`` computes the grid points on a Dask cluster: the
+    address of its scheduler, or ``"local"`` for a ``LocalCluster`` of ``jobs``
+    worker processes (see :mod:`privacy_explorer.cluster`). The build holds the
+    project's lock from the first computation to the last file written.
     """
     reporter = reporter or Reporter()
     report = BuildReport()
@@ -614,8 +701,14 @@ def build(
     target = (out or project.build_dir / "site").resolve() if write else None
     if target is not None:
         _check_out(target, project)
-    settings = ComputeSettings(jobs=jobs, large_grids=yes)
-    with BuildLock(project.build_dir), _modules_may_not_exit(project), template_errors(project):
+    computers = Cluster(scheduler, jobs) if scheduler else contextlib.nullcontext()
+    with (
+        BuildLock(project.build_dir),
+        _modules_may_not_exit(project),
+        template_errors(project),
+        computers as cluster,
+    ):
+        settings = ComputeSettings(jobs=jobs, large_grids=yes, cluster=cluster)
         if target is not None:
             check_target(target, force=force)
         report.files = render_site(project, planned, report, reporter, settings, templates)

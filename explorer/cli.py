@@ -149,6 +149,14 @@ def cli() -> None:
     help="The site's public address, e.g. https://OWNER.github.io/REPO/ (overrides base_url "
     "in site.yml): canonical links, Open Graph tags, sitemap.xml, a 404 page for any depth.",
 )
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    default=None,
+    help="Compute the grid points on the Dask cluster whose scheduler is at ADDRESS "
+    "(tcp://HOST:8786), or on a local one with 'local' (--jobs workers); needs "
+    "pip install .[cluster].",
+)
 def build_command(
     project_dir: Path,
     out: Path | None,
@@ -158,6 +166,7 @@ def build_command(
     force: bool,
     yes: bool,
     public_url: str | None,
+    scheduler: str | None,
 ) -> None:
     """Compute every lesson's grid (cached) and write the static site."""
     project = load_project(project_dir)
@@ -172,6 +181,7 @@ def build_command(
         reporter=_reporter(),
         force=force,
         yes=yes,
+        scheduler=scheduler,
     )
     assert report.out is not None
     computed = sum(run.computed for run in report.runs)

@@ -50,6 +50,10 @@ class LinkError(ExplorerError):
     """A page links to a file or anchor that the site does not contain."""
 
 
+class ClusterError(ExplorerError):
+    """The Dask cluster of ``--scheduler`` cannot be used (not installed, not reachable)."""
+
+
 class OutputError(ExplorerError):
     """The site or the cache cannot be written, or a folder is not the explorer's to replace."""
 

@@ -12,6 +12,9 @@
   site is never missing. A build killed half-way leaves debris that the next
   build or ``clean`` puts right (:func:`recover`): the user's files go back and
   the old site returns if the new one never arrived.
+* Only what changed is written: a file the old site holds with the same bytes is
+  hard-linked into the new one (it keeps its time), and a site identical to the
+  one in place is not written at all.
 * :class:`BuildLock` lets one build, check or clean work on a project at a time.
 """
 
@@ -44,7 +47,7 @@ LOCK_FILE = ".explorer-lock"
 """In ``build/``: held by the build, check or clean working on the project."""
 CACHE_FILE = re.compile(r"^([0-9a-f]{64}\.[a-z0-9]+|\..+\.tmp)$")
 """Names the build gives files in its caches (and their temporary files)."""
-CACHE_FOLDERS = ("results", "assets-cache")
+CACHE_FOLDERS = ("results", "assets-cache", "pages-cache")
 DIST_FOLDER = "dist"
 """In ``build/``: what ``explorer export`` wrote there, listed in its own marker."""
 RENAME_EXCHANGE = 2
@@ -293,9 +296,12 @@ def write_site(files: Mapping[str, bytes], out: Path, *, force: bool = False) ->
             "replace them; nothing was written"
         )
     carried = [p for p in carried if p not in in_the_way]
+    marker = marker_bytes(digests(files))
+    if _holds_already(out, marker, files):
+        return  # nothing changed: every file keeps its bytes, its time and its inode
     staging, retired = _unused(out, "new"), _unused(out, "old")
     try:
-        _assemble(staging, {MARKER: marker_bytes(digests(files)), **files}, out)
+        _assemble(staging, {MARKER: marker, **files}, out, listed)
         for path in carried:  # the user's files go with the site
             (staging / path).parent.mkdir(parents=True, exist_ok=True)
             (out / path).rename(staging / path)
@@ -318,12 +324,46 @@ def _unused(out: Path, kind: str) -> Path:
     return candidate
 
 
-def _assemble(staging: Path, files: Mapping[str, bytes], out: Path) -> None:
-    """Write ``files`` into the new folder ``staging``, the marker first."""
+def _same_file(path: Path, content: bytes) -> bool:
+    """Whether ``path`` is a plain file (no link) holding exactly ``content``."""
+    try:
+        return (
+            path.is_file()
+            and not path.is_symlink()
+            and path.stat().st_size == len(content)
+            and path.read_bytes() == content
+        )
+    except OSError:
+        return False
+
+
+def _holds_already(out: Path, marker: bytes, files: Mapping[str, bytes]) -> bool:
+    """Whether ``out`` is this very site already: the same marker and every file's bytes."""
+    try:
+        if (out / MARKER).read_bytes() != marker:
+            return False
+    except OSError:
+        return False
+    return all(_same_file(out / path, content) for path, content in files.items())
+
+
+def _assemble(
+    staging: Path, files: Mapping[str, bytes], out: Path, listed: Mapping[str, str]
+) -> None:
+    """Write ``files`` into the new folder ``staging``, the marker first.
+
+    A file the old site in ``out`` holds with the same bytes (the explorer wrote
+    it: ``listed`` by the marker) is linked instead of written, so a rebuild
+    writes only what changed, and an unchanged file keeps its modification time.
+    """
     for path, content in files.items():
-        target = staging / path
+        target, previous = staging / path, out / path
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
+            if path in listed and _same_file(previous, content):
+                with contextlib.suppress(OSError):  # a file system without hard links
+                    os.link(previous, target, follow_symlinks=False)
+                    continue
             target.write_bytes(content)
         except OSError as exc:
             raise cannot_write(out / path, exc) from None

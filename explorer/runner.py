@@ -19,6 +19,7 @@ import hashlib
 import json
 import math
 import platform
+import socket
 import time
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass
@@ -27,9 +28,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 from privacy_explorer.cachefile import note_damaged, write_atomically
+from privacy_explorer.cluster import Cluster, TaskLost
 from privacy_explorer.errors import ComputeError, exit_call, location
 from privacy_explorer.lesson import LANGUAGES, Grid, Readout, Scalar, canonical_text
-from privacy_explorer.modules import LessonModule, import_module_file
+from privacy_explorer.modules import LessonModule, import_module_file, source_digest
 from privacy_explorer.workers import (
     RunningPoints,
     TimeUp,
@@ -101,6 +103,9 @@ class GridRun:
     """How many points were computed in this run."""
     cached: int
     """How many came from the cache."""
+    loaded: bool = True
+    """``False`` when the lesson's files came from the page cache: then no result was even
+    read, and :attr:`results` is empty (see :mod:`privacy_explorer.pagecache`)."""
 
 
 def library_versions() -> dict[str, str]:
@@ -359,6 +364,7 @@ def run_grid(
     *,
     timeout: float | None = None,
     large_grid_ok: bool = False,
+    cluster: Cluster | None = None,
 ) -> GridRun:
     """Every grid point's result, from the cache where possible, computing the rest.
 
@@ -368,7 +374,9 @@ def run_grid(
     every result in it passes the checks a fresh one does; otherwise it is
     computed again, with a note. Each point may run for ``timeout`` seconds.
     With more than :data:`LARGE_GRID` points to compute, the first batch is
-    timed and the build stops with an estimate unless ``large_grid_ok``.
+    timed and the build stops with an estimate unless ``large_grid_ok``. With a
+    ``cluster`` (:class:`privacy_explorer.cluster.Cluster`), the batches are
+    computed on its Dask workers instead of ``jobs`` local processes.
 
     Raises :class:`ComputeError` naming the lesson and the grid point when a
     compute function raises, exits, runs too long, kills its worker process or
@@ -385,6 +393,7 @@ def run_grid(
         progress,
         timeout=timeout,
         large_grid_ok=large_grid_ok,
+        cluster=cluster,
     )
 
 
@@ -399,6 +408,7 @@ def run_study(
     *,
     timeout: float | None = None,
     large_grid_ok: bool = False,
+    cluster: Cluster | None = None,
 ) -> GridRun:
     """Every study point's result (``study(**point)`` over ``STUDY``), cached like grid points.
 
@@ -417,7 +427,44 @@ def run_study(
         progress,
         timeout=timeout,
         large_grid_ok=large_grid_ok,
+        cluster=cluster,
     )
+
+
+def _batches(
+    part: Part, module: LessonModule, checksums: Mapping[str, str]
+) -> tuple[list[dict[str, Scalar]], list[str], list[list[int]], list[str]]:
+    """The part's points in grid order, their cache keys, their batches and the batches' names."""
+    versions = library_versions()
+    points = list(part.grid(module))
+    keys = [cache_key(module, point, checksums, versions, part) for point in points]
+    batches = plan_batches(part.grid(module), points)
+    names = [batch_name([keys[i] for i in batch]) for batch in batches]
+    return points, keys, batches, names
+
+
+def cached_files(
+    slug: str, module: LessonModule, checksums: Mapping[str, str], results_dir: Path
+) -> list[tuple[str, str | None]]:
+    """Each cache file the lesson's grid (and study) reads, with the SHA-256 of its bytes.
+
+    ``None`` stands for a missing or unreadable file. The list is what a lesson's
+    results are made of, so it keys the page cache (:mod:`privacy_explorer.pagecache`):
+    hashing the files is far cheaper than reading and checking every result, and a
+    damaged or missing entry changes it, so the lesson is computed and rendered again.
+    """
+    parts = [GRID_POINTS] if module.study_grid is None else [GRID_POINTS, STUDY_POINTS]
+    found: list[tuple[str, str | None]] = []
+    for part in parts:
+        folder = part.folder(results_dir, slug)
+        for name in _batches(part, module, checksums)[3]:
+            try:
+                content = (folder / f"{name}.json").read_bytes()
+            except OSError:
+                found.append((f"{part.kind}/{name}", None))
+            else:
+                found.append((f"{part.kind}/{name}", hashlib.sha256(content).hexdigest()))
+    return found
 
 
 def _run_part(
@@ -432,15 +479,12 @@ def _run_part(
     *,
     timeout: float | None,
     large_grid_ok: bool,
+    cluster: Cluster | None = None,
 ) -> GridRun:
     """:func:`run_grid` or :func:`run_study`, as ``part`` says."""
-    versions = library_versions()
     grid = part.grid(module)
     folder = part.folder(results_dir, slug)
-    points = list(grid)
-    keys = [cache_key(module, point, checksums, versions, part) for point in points]
-    batches = plan_batches(grid, points)
-    names = [batch_name([keys[i] for i in batch]) for batch in batches]
+    points, keys, batches, names = _batches(part, module, checksums)
     results: dict[str, Any] = {}
     todo: list[tuple[list[int], str]] = []
     for batch, name in zip(batches, names, strict=True):
@@ -506,7 +550,7 @@ def _run_part(
             "them (results are cached), or give the parameters fewer values"
         )
     done = from_cache
-    with contextlib.closing(_outcomes(arguments, jobs)) as outcomes:
+    with contextlib.closing(_outcomes(arguments, jobs, cluster, module)) as outcomes:
         try:
             for (batch, name), batch_outcomes in zip(todo, outcomes, strict=True):
                 store(batch, name, batch_outcomes)
@@ -515,6 +559,14 @@ def _run_part(
                     progress(done, total, from_cache)
         except WorkerDied as died:
             raise _worker_death(died, f"{where}: lesson {slug}", arguments) from None
+        except TaskLost as lost:
+            which = ", ".join(f"({describe_point(points[i])})" for i in todo[lost.index][0])
+            raise ComputeError(
+                f"{where}: lesson {slug}: the Dask cluster could not compute the {part.kind} "
+                f"points {which} ({lost.how}); {function} must return a result or raise an "
+                "exception: look for os._exit(), a crash in compiled code, or more memory "
+                "than a worker has"
+            ) from None
     _prune(folder, set(names))
     if part.kind == "grid" and module.study_grid is None:
         _prune(STUDY_POINTS.folder(results_dir, slug), set())  # a STUDY that was removed
@@ -522,14 +574,59 @@ def _run_part(
 
 
 def _outcomes(
-    arguments: list[tuple[Any, ...]], jobs: int
+    arguments: list[tuple[Any, ...]],
+    jobs: int,
+    cluster: Cluster | None = None,
+    module: LessonModule | None = None,
 ) -> Generator[list[tuple[bool, str]], None, None]:
-    """Each task's outcomes in order: in this process with one job, else in worker processes."""
-    if jobs == 1:
+    """Each task's outcomes in order: on the cluster if there is one, in this process with
+    one job, else in worker processes."""
+    if cluster is not None and arguments:
+        assert module is not None
+        expected = (module.source_digest, library_versions())
+        yield from cluster.run(_checked_batch, [(*expected, *task) for task in arguments])
+    elif jobs == 1:
         for task in arguments:
             yield _compute_batch(*task)
     elif arguments:
         yield from in_workers(_compute_batch, arguments, jobs)
+
+
+def _checked_batch(
+    digest: str, versions: Mapping[str, str], path: str, root: str, *task: Any
+) -> list[tuple[bool, str]]:
+    """:func:`_compute_batch` on a cluster worker that has the build's module and libraries.
+
+    A worker with another copy of the module (or of a project file it imports) or
+    other library versions would store results under keys that do not describe
+    them; it computes nothing and says what differs.
+    """
+    host = socket.gethostname()
+    module_file = Path(path)
+    if not module_file.is_file() or source_digest(module_file, Path(root)) != digest:
+        return [
+            (
+                False,
+                f"could not run on the Dask worker on {host}: its copy of {path} (or of a "
+                "project file it imports) differs from the build's, or is missing; every worker "
+                "needs the same project checkout at the same path",
+            )
+        ]
+    here = library_versions()
+    if here != dict(versions):
+        differ = ", ".join(
+            f"{name} {here.get(name)} (the build has {wanted})"
+            for name, wanted in versions.items()
+            if here.get(name) != wanted
+        )
+        return [
+            (
+                False,
+                f"could not run on the Dask worker on {host}: it has {differ}; install the "
+                "same packages on every worker (pip install -c constraints.txt .[cluster])",
+            )
+        ]
+    return _compute_batch(path, root, *task)
 
 
 def _worker_death(died: WorkerDied, lesson: str, arguments: list[tuple[Any, ...]]) -> ComputeError:

@@ -34,7 +34,7 @@ from privacy_explorer.cli import cli
 from privacy_explorer.errors import ExplorerError
 from privacy_explorer.output import CACHE_FOLDERS
 from privacy_explorer.project import Project, load_project
-from privacy_explorer.render import expand_page_data
+from privacy_explorer.render import expand_page_data, render_lesson
 
 REPO = Path(__file__).resolve().parents[1]
 SVG_NAMESPACE = "{http://www.w3.org/2000/svg}"
@@ -147,6 +147,11 @@ def replace(path: Path, old: str, new: str) -> None:
 
 def sample_build(project_dir: Path, out: Path | None = None, jobs: int = 1) -> BuildReport:
     return build(load_project(project_dir), out, jobs=jobs)
+
+
+def forget_pages(project_dir: Path) -> None:
+    """Empty the page cache, so that the next build renders (and reads the results) again."""
+    shutil.rmtree(project_dir / "build" / "pages-cache", ignore_errors=True)
 
 
 def cache_files(project_dir: Path, slug: str = "01-dice") -> set[str]:
@@ -298,13 +303,23 @@ class RealCourseBuilds:
     warm: BuildReport
     """The same copy built again."""
     warm_work: dict[str, int]
-    """How often the warm build rendered a chart SVG, subset a font or bundled Vega."""
+    """How often the warm build rendered a chart SVG, subset a font, bundled Vega or rendered
+    a lesson's page (``page <slug>``)."""
+    edited_work: dict[str, int]
+    """The same, for a build after one sentence was added to lesson 03's English Markdown."""
 
 
 @contextlib.contextmanager
 def counting_asset_work() -> Iterator[dict[str, int]]:
-    """Count the calls that make what the asset cache keeps (timings belong in make bench)."""
+    """Count the calls that make what the asset cache keeps, and the lesson pages rendered
+    (``page <slug>``; the page cache keeps them); timings belong in make bench."""
     counts = {"chart SVG": 0, "font subset": 0, "Vega bundle": 0}
+
+    def rendering(*args: Any, **kwargs: Any) -> str:
+        key = f"page {kwargs['slug']}"
+        counts[key] = counts.get(key, 0) + 1
+        return render_lesson(*args, **kwargs)
+
     targets = [
         ("chart SVG", vl_convert, "vegalite_to_svg"),
         ("font subset", fonts, "subset_woff2"),
@@ -321,6 +336,7 @@ def counting_asset_work() -> Iterator[dict[str, int]]:
     with pytest.MonkeyPatch.context() as patch:
         for label, owner, name in targets:
             patch.setattr(owner, name, counted(label, getattr(owner, name)))
+        patch.setattr("privacy_explorer.build.render_lesson", rendering)
         yield counts
 
 
@@ -345,11 +361,15 @@ def real_course(
         cold = build(project, base / "copy-cold", jobs=2)
         with counting_asset_work() as warm_work:  # jobs=1: all of it runs in this process
             warm = build(project, base / "copy-warm", jobs=1)
+        sites["copy, cold, jobs=2"] = snapshot(base / "copy-cold")
+        sites["copy, warm, jobs=1"] = snapshot(base / "copy-warm")
+        edited = copy / "content" / "en" / "03-differential-privacy.md"
+        edited.write_text(edited.read_text("utf-8") + "\nOne more sentence.\n", "utf-8")
+        with counting_asset_work() as edited_work:
+            build(project, base / "copy-warm", jobs=1)
     finally:
         sys.path[:] = saved_path
-    sites["copy, cold, jobs=2"] = snapshot(base / "copy-cold")
-    sites["copy, warm, jobs=1"] = snapshot(base / "copy-warm")
-    return RealCourseBuilds(sites, cold, warm, dict(warm_work))
+    return RealCourseBuilds(sites, cold, warm, dict(warm_work), dict(edited_work))
 
 
 def test_real_course_builds_are_byte_identical(real_course: RealCourseBuilds) -> None:
@@ -369,10 +389,18 @@ def test_real_course_warm_build_computes_and_renders_nothing(
 ) -> None:
     assert sum(run.cached for run in real_course.cold.runs) == 0
     assert sum(run.computed for run in real_course.warm.runs) == 0
-    for run in real_course.warm.runs:
-        assert run.cached == len(run.results) > 0
-    # Every chart SVG, font subset and the Vega bundle comes from the asset cache.
+    for run in real_course.warm.runs:  # every lesson from the page cache: no result even read
+        assert run.cached > 0 and not run.loaded and run.results == {}
+    # No lesson page renders; every font subset and the Vega bundle comes from the asset cache.
     assert real_course.warm_work == {"chart SVG": 0, "font subset": 0, "Vega bundle": 0}
+
+
+def test_real_course_one_edited_lesson_renders_that_lesson_only(
+    real_course: RealCourseBuilds,
+) -> None:
+    pages = {k: v for k, v in real_course.edited_work.items() if k.startswith("page ")}
+    assert pages == {"page 03-differential-privacy": 4}  # page and embed page, two languages
+    assert real_course.edited_work["Vega bundle"] == 0
 
 
 def test_a_build_folder_elsewhere_leaves_the_project_folder_alone(
@@ -394,7 +422,8 @@ def test_second_build_computes_nothing(sample_project: Path) -> None:
     grid_size = len(import_file(sample_project / "compute" / "dice.py").GRID)
     assert (first.runs[0].computed, first.runs[0].cached) == (grid_size, 0)
     assert (second.runs[0].computed, second.runs[0].cached) == (0, grid_size)
-    assert second.runs[0].results == first.runs[0].results
+    assert not second.runs[0].loaded  # the lesson came from the page cache, no result read
+    assert second.files == first.files
     assert len(cache_files(sample_project)) == grid_size
 
 
@@ -446,6 +475,7 @@ def test_stale_cache_entries_are_pruned(sample_project: Path) -> None:
     live = cache_files(sample_project)
     stale = results / f"{'0' * 64}.json"
     stale.write_text(json.dumps({"result": {"readouts": {}, "datasets": {}}}), "utf-8")
+    forget_pages(sample_project)  # the lesson reads its results again
     report = sample_build(sample_project)
     assert report.runs[0].computed == 0
     assert not stale.exists()
@@ -595,7 +625,8 @@ def test_write_site_keeps_the_old_site_when_a_file_cannot_be_written(
     report = sample_build(sample_project)
     site = (sample_project / "build" / "site").resolve()
     before = snapshot(site)
-    newer = {**report.files, "index.html": b"<!DOCTYPE html><title>newer</title>\n"}
+    # Every file changes: an unchanged one would be linked from the old site, not written.
+    newer = {path: content + b"\n" for path, content in report.files.items()}
     write_bytes = Path.write_bytes
     written: list[Path] = []
 
@@ -625,7 +656,8 @@ def test_write_site_restores_the_old_site_when_the_swap_fails(
     report = sample_build(sample_project)
     site = (sample_project / "build" / "site").resolve()
     before = snapshot(site)
-    newer = {**report.files, "index.html": b"<!DOCTYPE html><title>newer</title>\n"}
+    # Every file changes: an unchanged one would be linked from the old site, not written.
+    newer = {path: content + b"\n" for path, content in report.files.items()}
     rename = Path.rename
 
     def refuse_to_swap_in(self: Path, target: Any) -> Path:
@@ -758,6 +790,7 @@ def test_a_large_grid_is_cached_in_batches(sample_project: Path, small_batches: 
     # A batch of one point is stored like any single point, under its own key.
     entries = [batch.get("entries", [batch]) for batch in stored]
     assert sorted(len(e) for e in entries) == [1, 3, 3, 3]
+    forget_pages(sample_project)  # the lesson reads its results again
     second = sample_build(sample_project)
     assert (second.runs[0].computed, second.runs[0].cached) == (0, 10)
     assert second.runs[0].results == first.runs[0].results
@@ -778,6 +811,7 @@ def test_compact_page_data_expands_to_the_plain_form(
 ) -> None:
     sample_build(sample_project, tmp_path / "plain")
     monkeypatch.setattr(render, "COMPACT_POINTS_ABOVE", 4)
+    forget_pages(sample_project)  # the lesson renders again, with the compact form
     sample_build(sample_project, tmp_path / "compact")
     for lang in ("ko", "en"):
         name = f"assets/data/01-dice.{lang}.js"
