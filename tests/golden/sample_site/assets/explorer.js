@@ -64,18 +64,34 @@
     delete data.variants;
   }
 
-  function readHash(params) {
+  // A hash longer than this is read only this far: no state of ours is nearly as long.
+  var HASH_LIMIT = 8192;
+
+  // The text of a percent-encoded hash part, or null when it is malformed ("%E0%A4%A").
+  function decodePart(text) {
+    try {
+      return decodeURIComponent(text);
+    } catch (error) {
+      return null;
+    }
+  }
+
+  // The state a URL hash names, as value indices by parameter name. Any hash is safe: a pair
+  // that does not decode, names no parameter or no value of it is skipped, so that parameter
+  // keeps its default; of a name given twice, the last valid value wins.
+  function readHash(params, hash) {
+    var byName = {};
+    params.forEach(function (p) { byName["=" + p.name] = p; }); // "=": no clash with "__proto__"
     var state = {};
-    var hash = window.location.hash.replace(/^#/, "");
-    hash.split("&").forEach(function (pair) {
+    String(hash).replace(/^#/, "").slice(0, HASH_LIMIT).split("&").forEach(function (pair) {
       var eq = pair.indexOf("=");
       if (eq < 0) return;
-      var name = decodeURIComponent(pair.slice(0, eq));
-      var text = decodeURIComponent(pair.slice(eq + 1));
-      params.forEach(function (p) {
-        var index = p.texts.indexOf(text);
-        if (p.name === name && index >= 0) state[name] = index;
-      });
+      var name = decodePart(pair.slice(0, eq));
+      var text = decodePart(pair.slice(eq + 1));
+      var param = name === null ? undefined : byName["=" + name];
+      if (!param || text === null) return;
+      var index = param.texts.indexOf(text);
+      if (index >= 0) state[param.name] = index;
     });
     return state;
   }
@@ -105,12 +121,20 @@
     this.params = data.params;
     this.views = {};
     this.chunkLoads = {};
-    this.state = {};
-    var self = this;
-    this.params.forEach(function (p) { self.state[p.name] = p.default; });
-    var fromHash = readHash(this.params);
-    Object.keys(fromHash).forEach(function (name) { self.state[name] = fromHash[name]; });
+    this.readState();
   }
+
+  // The state of the URL hash: its valid settings over `base` (a partial hash keeps the
+  // other settings), or over the defaults when the page opens (see readHash).
+  Lesson.prototype.readState = function (base) {
+    var state = {};
+    var fromHash = readHash(this.params, window.location.hash);
+    this.params.forEach(function (p) {
+      var given = Object.prototype.hasOwnProperty.call(fromHash, p.name);
+      state[p.name] = given ? fromHash[p.name] : base ? base[p.name] : p.default;
+    });
+    this.state = state;
+  };
 
   Lesson.prototype.key = function () {
     var state = this.state;
@@ -133,12 +157,172 @@
         if (output) output.textContent = labels[index];
       }
     });
+    // The summary line that print shows in place of the controls.
+    var self = this;
+    this.article.querySelectorAll("[data-summary]").forEach(function (span) {
+      var input = self.article.querySelector("[data-param='" + span.dataset.summary + "']");
+      if (!input) return;
+      var shown = controlText(self.article, input, state[span.dataset.summary]);
+      span.textContent = shown.label + ": " + shown.value;
+    });
   };
+
+  // The label of the control `input` belongs to and the text of its value at `index`.
+  function controlText(article, input, index) {
+    if (input.type === "radio") {
+      var group = input.closest("fieldset");
+      var chosen = group.querySelector("[data-param][value='" + index + "']");
+      return {
+        label: group.querySelector("legend").textContent.trim(),
+        value: chosen ? chosen.parentNode.textContent.trim() : ""
+      };
+    }
+    var label = article.querySelector("label[for='" + input.id + "']");
+    var value = input.tagName === "SELECT"
+      ? (input.options[index] || { text: "" }).text
+      : JSON.parse(input.dataset.labels)[index];
+    return { label: label ? label.textContent.trim() : "", value: String(value).trim() };
+  }
+
+  // Readouts whose text differs between grid points get the live style (style.css); the
+  // others show a number that no control moves.
+  Lesson.prototype.markLiveReadouts = function () {
+    var points = this.data.points;
+    var keys = Object.keys(points);
+    this.article.querySelectorAll("[data-readout]").forEach(function (el) {
+      var name = el.dataset.readout;
+      var first = points[keys[0]].r[name];
+      var varies = keys.some(function (key) { return points[key].r[name] !== first; });
+      el.classList.toggle("is-live", varies);
+    });
+  };
+
+  // What a control change did, said once in the page's polite live region: the control's new
+  // value, the readouts marked announce, and how many charts and numbers changed. A burst of
+  // changes (a slider dragged or held) is said once, when it settles.
+  Lesson.prototype.announce = function (input, fromKey) {
+    var region = this.article.querySelector("[data-announcer]");
+    if (!region) return;
+    var self = this;
+    if (this.announceFrom === undefined) this.announceFrom = fromKey;
+    window.clearTimeout(this.announceTimer);
+    this.announceTimer = window.setTimeout(function () {
+      var fromKey = self.announceFrom;
+      delete self.announceFrom;
+      var key = self.key();
+      if (!self.data.points[fromKey] || !self.data.points[key]) return;
+      region.textContent = self.changeSummary(input, fromKey, key);
+      region.dataset.point = key; // for the browser tests: the point the summary describes
+    }, 400);
+  };
+
+  Lesson.prototype.changeSummary = function (input, fromKey, key) {
+    var article = this.article;
+    var data = this.data;
+    var before = data.points[fromKey];
+    var after = data.points[key];
+    var control = controlText(article, input, this.state[input.dataset.param]);
+    var parts = [control.label + ": " + control.value + "."];
+    var numbers = {};
+    article.querySelectorAll("[data-readout]").forEach(function (el) {
+      var name = el.dataset.readout;
+      if (before.r[name] !== after.r[name]) numbers[name] = true;
+      if (el.hasAttribute("data-announce")) parts.push(el.title + ": " + el.textContent + ".");
+    });
+    var moved = {};
+    var fromIndices = fromKey.split("-");
+    var indices = key.split("-");
+    this.params.forEach(function (p, i) { if (fromIndices[i] !== indices[i]) moved[p.name] = true; });
+    var charts = Object.keys(this.views).filter(function (name) {
+      var chart = data.charts[name];
+      var rows = chart.datasets.some(function (d) { return before.d[d] !== after.d[d]; });
+      return rows || chart.signals.some(function (signal) { return moved[signal]; });
+    });
+    parts.push(article.querySelector("[data-announcer]").dataset.changed
+      .replace("{charts}", String(charts.length))
+      .replace("{numbers}", String(Object.keys(numbers).length)));
+    return parts.join(" ");
+  };
+
+  // Korean particles that agree with a value as it is read: the twin of finalSound in
+  // explorer/korean.py (which also checks, at build time, that every value can be read).
+  var KOREAN = {
+    digits: ["영", "일", "이", "삼", "사", "오", "육", "칠", "팔", "구"],
+    places: ["십", "백", "천", "만"],
+    letters: {
+      A: "에이", B: "비", C: "씨", D: "디", E: "이", F: "에프", G: "지", H: "에이치",
+      I: "아이", J: "제이", K: "케이", L: "엘", M: "엠", N: "엔", O: "오", P: "피", Q: "큐",
+      R: "알", S: "에스", T: "티", U: "유", V: "브이", W: "더블유", X: "엑스", Y: "와이", Z: "지"
+    },
+    signs: {
+      "%": "퍼센트", "×": "배", "ε": "엡실론", "δ": "델타", "Δ": "델타", "σ": "시그마",
+      "ρ": "로", "α": "알파", k: "케이", n: "엔", x: "엑스"
+    },
+    units: [["MPa²", "메가파스칼 제곱"], ["MPa", "메가파스칼"], ["kg", "킬로그램"], ["bits", "비트"], ["bit", "비트"]],
+    skipped: /[ \u00a0\u202f」』)\]}’”'"〉》.]+$/,
+    number: /(\d[\d,]*)(?:\.(\d+))?$/
+  };
+
+  function syllableSound(syllable) {
+    var final = (syllable.charCodeAt(0) - 0xac00) % 28;
+    if (final === 0) return "vowel";
+    return final === 8 ? "rieul" : "consonant";
+  }
+
+  function readingSound(reading) {
+    return syllableSound(reading.charAt(reading.length - 1));
+  }
+
+  function isLetter(character) {
+    return character !== "" && character.toLowerCase() !== character.toUpperCase();
+  }
+
+  // "vowel", "rieul" or "consonant"; null when the value cannot be read (the build refuses it).
+  function finalSound(text) {
+    var body = text.replace(KOREAN.skipped, "");
+    if (!body) return null;
+    var last = body.charAt(body.length - 1);
+    var code = last.charCodeAt(0);
+    if (code >= 0xac00 && code <= 0xd7a3) return syllableSound(last);
+    var number = KOREAN.number.exec(body);
+    if (number) {
+      var whole = number[1].replace(/,/g, "");
+      if (number[2] || last !== "0") return readingSound(KOREAN.digits[Number(last)]);
+      var zeros = whole.length - whole.replace(/0+$/, "").length;
+      if (zeros === whole.length) return readingSound(KOREAN.digits[0]);
+      return readingSound(KOREAN.places[Math.min(zeros, 4) - 1]);
+    }
+    for (var i = 0; i < KOREAN.units.length; i++) {
+      var unit = KOREAN.units[i][0];
+      var before = body.slice(0, body.length - unit.length);
+      if (body.slice(-unit.length) === unit && !isLetter(before.slice(-1))) {
+        return readingSound(KOREAN.units[i][1]);
+      }
+    }
+    if (KOREAN.signs.hasOwnProperty(last) && !isLetter(body.slice(-2, -1))) {
+      return readingSound(KOREAN.signs[last]);
+    }
+    if (KOREAN.letters.hasOwnProperty(last)) return readingSound(KOREAN.letters[last]);
+    return null;
+  }
+
+  function particleAfter(text, particle) {
+    var sound = finalSound(text);
+    if (sound === "vowel") return particle.dataset.afterVowel;
+    if (sound === "rieul") return particle.dataset.afterRieul;
+    if (sound === "consonant") return particle.dataset.afterConsonant;
+    return particle.dataset.afterConsonant + "(" + particle.dataset.afterVowel + ")";
+  }
+  window.explorerFinalSound = finalSound; // for the browser tests, which compare it with korean.py
 
   Lesson.prototype.showReadouts = function (point) {
     this.article.querySelectorAll("[data-readout]").forEach(function (el) {
       var text = point.r[el.dataset.readout];
-      if (text !== undefined && el.textContent !== text) el.textContent = text;
+      if (text === undefined || el.textContent === text) return;
+      el.textContent = text;
+      var join = el.parentNode;
+      var particle = join.classList.contains("readout-join") && join.querySelector("[data-particle]");
+      if (particle) particle.textContent = particleAfter(text, particle);
     });
   };
 
@@ -264,12 +448,24 @@
     });
   };
 
+  // The static picture waits in a <noscript>, so that a page whose charts are live never
+  // fetches it; a chart that fails takes it out of there.
+  function staticPicture(figure) {
+    var noscript = figure.querySelector("noscript");
+    if (!noscript) return null;
+    var template = document.createElement("template");
+    template.innerHTML = noscript.textContent;
+    var picture = template.content.querySelector(".chart-fallback");
+    if (picture) noscript.parentNode.insertBefore(picture, noscript);
+    return picture;
+  }
+
   Lesson.prototype.chartFailed = function (name) {
     var figure = this.article.querySelector("[data-chart='" + name + "']");
     delete this.views[name];
     if (!figure) return;
     var holder = figure.querySelector(".chart-live");
-    var fallback = figure.querySelector(".chart-fallback");
+    var fallback = figure.querySelector(".chart-fallback") || staticPicture(figure);
     if (holder) holder.remove();
     if (fallback) fallback.hidden = false;
     figure.classList.remove("is-live");
@@ -313,20 +509,41 @@
     });
   };
 
+  // User-timing measures that `make bench` reads: from the control's input event to every
+  // chart and readout updated ("explorer:update") and to the next frame drawn ("explorer:paint").
+  function measureUpdate(started) {
+    var timing = window.performance;
+    if (!timing || !timing.measure || !window.requestAnimationFrame) return;
+    try {
+      timing.measure("explorer:update", { start: started, end: timing.now() });
+    } catch (error) {
+      return; // a browser without User Timing level 3: nothing to measure
+    }
+    window.requestAnimationFrame(function () {
+      window.setTimeout(function () {
+        timing.measure("explorer:paint", { start: started, end: timing.now() });
+      }, 0);
+    });
+  }
+
   Lesson.prototype.bindControls = function () {
     var self = this;
     this.article.querySelectorAll("[data-param]").forEach(function (input) {
       var event = input.type === "radio" || input.tagName === "SELECT" ? "change" : "input";
-      input.addEventListener(event, function () {
+      input.addEventListener(event, function (happened) {
         if (input.type === "radio" && !input.checked) return;
+        var fromKey = self.key();
         self.state[input.dataset.param] = Number(input.value);
         writeHash(self.params, self.state);
-        self.apply();
+        var key = self.key();
+        self.apply().then(function () {
+          if (self.key() === key) measureUpdate(happened.timeStamp);
+        });
+        self.announce(input, fromKey);
       });
     });
     window.addEventListener("hashchange", function () {
-      var fromHash = readHash(self.params);
-      Object.keys(fromHash).forEach(function (name) { self.state[name] = fromHash[name]; });
+      self.readState(self.state);
       self.apply();
     });
   };
@@ -377,6 +594,36 @@
     }));
   };
 
+  // The controls are disabled in the page as written (no JavaScript, no data): the runtime
+  // enables them once every chart shows the state.
+  Lesson.prototype.enableControls = function () {
+    this.article.querySelectorAll("[data-param]").forEach(function (input) {
+      input.disabled = false;
+    });
+  };
+
+  // Each group of controls and what follows it, up to the next group, become one scope: on a
+  // wide screen the group sticks to the top of the window while its scope is in view
+  // (style.css), and what the keyboard or a link reaches scrolls clear of it.
+  function scopeControls(article) {
+    article.querySelectorAll("form.controls").forEach(function (form) {
+      var scope = document.createElement("div");
+      scope.className = "control-scope";
+      form.parentNode.insertBefore(scope, form);
+      var node = form;
+      while (node && (node === form || !(node.nodeType === 1 && node.matches("form.controls")))) {
+        var next = node.nextSibling;
+        scope.appendChild(node);
+        node = next;
+      }
+      var measure = function () {
+        scope.style.setProperty("--controls-height", form.offsetHeight + "px");
+      };
+      measure();
+      if (window.ResizeObserver) new window.ResizeObserver(measure).observe(form);
+    });
+  }
+
   function start() {
     var article = document.querySelector("[data-lesson]");
     if (!article) return;
@@ -394,6 +641,8 @@
     if (data.variants) expandCompact(data);
     var lesson = new Lesson(article, data);
     article.classList.add("is-interactive");
+    scopeControls(article);
+    lesson.markLiveReadouts();
     lesson.bindControls();
     lesson.syncControls();
     lesson.showReadouts(data.points[lesson.key()]);
@@ -402,6 +651,7 @@
     lesson.ready = lesson.embedCharts().then(function () {
       return lesson.apply();
     }).then(function () {
+      lesson.enableControls();
       article.dataset.ready = "true";
     });
   }
@@ -461,4 +711,23 @@
     if (document.fonts.addEventListener) document.fonts.addEventListener("loadingdone", soon);
   }
   report();
+})();
+
+/* Predict-then-reveal questions: CSS already reveals the explanation when an answer is
+ * picked; this marks the pick for browsers without :has and says the verdict to screen
+ * readers. Nothing leaves the page and nothing is stored.
+ */
+(function () {
+  "use strict";
+  document.querySelectorAll("[data-quiz]").forEach(function (quiz) {
+    quiz.addEventListener("change", function (event) {
+      var input = event.target;
+      if (!input || input.type !== "radio") return;
+      var right = input.hasAttribute("data-right");
+      quiz.setAttribute("data-answered", right ? "right" : "wrong");
+      var verdict = quiz.querySelector(right ? ".quiz-verdict-right" : ".quiz-verdict-wrong");
+      var status = quiz.querySelector("[data-quiz-status]");
+      if (verdict && status) status.textContent = verdict.textContent;
+    });
+  });
 })();
