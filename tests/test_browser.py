@@ -198,13 +198,17 @@ def test_mathml_renders_with_the_shipped_math_font(context: BrowserContext, site
     maths = page.evaluate(
         """() => Array.from(document.querySelectorAll("math")).map(m => {
           const box = m.getBoundingClientRect();
-          return {mathml: m instanceof MathMLElement, width: box.width, height: box.height};
+          return {mathml: m instanceof MathMLElement, width: box.width, height: box.height,
+                  answer: m.closest(".quiz-reveal") !== null};
         })"""
     )
     assert maths, "no <math> on the lesson page"
     for number, math_box in enumerate(maths):
         assert math_box["mathml"], f"<math> #{number} is not a MathML element"
+        if math_box["answer"]:
+            continue  # a question's explanation stays hidden until the learner answers
         assert math_box["width"] > 0 and math_box["height"] > 0, f"<math> #{number}: {math_box}"
+    assert not all(math_box["answer"] for math_box in maths)
     faces = page.evaluate(
         """async () => {
           await document.fonts.ready;

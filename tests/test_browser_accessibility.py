@@ -243,7 +243,9 @@ def test_print_shows_the_current_setting_with_its_live_charts(context: BrowserCo
         """() => ({
           figures: Array.from(document.querySelectorAll("figure[data-chart]")).map(f => ({
             live: f.querySelector(".chart-live svg").getBoundingClientRect().height,
-            fallback: f.querySelector("img.chart-fallback").getClientRects().length,
+            // The static picture waits in a <noscript> (no element) unless the chart failed.
+            fallback: Array.from(f.querySelectorAll("img.chart-fallback"))
+              .reduce((shown, img) => shown + img.getClientRects().length, 0),
             note: f.querySelector(".print-note").getClientRects().length,
           })),
           summaries: Array.from(document.querySelectorAll(".controls-summary"))
