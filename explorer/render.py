@@ -374,9 +374,14 @@ def render_directive(
         return str(components.quiz(directive.quiz, context.strings))  # type: ignore[attr-defined]
     name = directive.names[0]
     readout = module.readouts[name]
-    text = readout.text(result["readouts"][name], lang)
+    value = result["readouts"][name]
+    text = readout.text(value, lang)
+    # A number and its unit stay on one line; a text readout (a verdict, a list) may wrap.
+    wraps = not isinstance(value, int | float)
     html = str(
-        components.readout(name, text, readout.label[lang], readout.announce)  # type: ignore[attr-defined]
+        components.readout(  # type: ignore[attr-defined]
+            name, text, readout.label[lang], readout.announce, wraps
+        )
     )
     if not directive.particle:
         return html

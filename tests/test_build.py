@@ -71,7 +71,8 @@ SAMPLE_FILES = {
     "assets/charts/01-dice/faces.en.svg",
 }
 """The sample site's files, each page font by its face's name (see :func:`site_paths`)."""
-ROLLS_UNIT = {"ko": "번", "en": "rolls"}
+ROLLS_UNIT = {"ko": "번", "en": " rolls"}
+"""After the count: a Korean counter is written on (10번), an English unit after a space."""
 
 
 def site_paths(files: dict[str, bytes]) -> set[str]:
@@ -235,7 +236,7 @@ def test_page_data_holds_what_the_module_computes_at_every_grid_point(
             result = dice.compute(threshold=threshold, prior=prior)
             point = data["points"][f"{i}-{j}"]
             share, rolls = result["readouts"]["share"], result["readouts"]["rolls"]
-            assert point["r"] == {"share": f"{share:.2f}", "rolls": f"{rolls} {ROLLS_UNIT[lang]}"}
+            assert point["r"] == {"share": f"{share:.2f}", "rolls": f"{rolls}{ROLLS_UNIT[lang]}"}
             assert data["datasets"][point["d"]["faces"]] == result["datasets"]["faces"]
 
 
@@ -249,7 +250,7 @@ def test_page_shows_the_default_grid_point(
     html = files[page]
     assert readout_texts(html) == {
         "share": f"{default['readouts']['share']:.2f}",
-        "rolls": f"10 {ROLLS_UNIT[lang]}",
+        "rolls": f"10{ROLLS_UNIT[lang]}",
     }
     (spec,) = chart_specs(html)
     assert spec["data"] == {"name": "faces"}

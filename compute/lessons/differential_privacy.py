@@ -777,7 +777,11 @@ def posterior_chart(lang: str) -> alt.LayerChart:
     priors = [prior_label(prior) for prior in POSTERIOR_PRIORS]
     colour = alt.Scale(domain=priors, range=[VERMILLION, GREEN, BLUE])
     colour_by_prior = alt.Color(
-        "prior:N", scale=colour, sort=priors, legend=legend_above(text["legend"])
+        "prior:N",
+        title=text["legend"],
+        scale=colour,
+        sort=priors,
+        legend=legend_above(text["legend"]),
     )
     base = alt.Chart(alt.Data(name="posterior"))
     lines = base.mark_line(strokeWidth=2).encode(
@@ -801,7 +805,7 @@ def posterior_chart(lang: str) -> alt.LayerChart:
         x=x, y=y, color=colour_by_prior
     )
     values = at_current.mark_text(align="left", dx=6, dy=-6, color=INK, fontSize=VALUE_SIZE).encode(
-        x=x, y=y, text=alt.Text("posterior_high:Q", format=".1%")
+        x=x, y=y, text=alt.Text("posterior_high:Q", title=text["y"], format=".1%")
     )
     return titled(layered(lines, rule, points, values).add_params(current), text["title"])
 

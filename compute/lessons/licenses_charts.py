@@ -21,6 +21,7 @@ from compute.lessons.style import (
     INK,
     ORANGE,
     VERMILLION,
+    fixed_width,
     in_language,
     layered,
     legend_above,
@@ -110,4 +111,5 @@ def verdict_map_chart(
         .encode(x=x, y=y)
     )
     chart = layered(squares, current).add_params(*params.values())
-    return titled(chart, text["title"], width=CELL * size, height=CELL * size)
+    # A 14 × 14 map with licence names on both axes cannot shrink to a phone: it scrolls instead.
+    return fixed_width(titled(chart, text["title"], width=CELL * size, height=CELL * size))
