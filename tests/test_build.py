@@ -587,7 +587,7 @@ def test_adding_a_lesson_as_the_readme_describes(sample_project: Path) -> None:
     runner = CliRunner()
     check = runner.invoke(cli, ["check", "--strict", "--project", str(sample_project), "-j", "1"])
     assert check.exit_code == 0, check.output
-    assert check.stdout == "OK: 2 lesson(s), 28 files, 0 warning(s).\n"
+    assert check.stdout == "OK: 2 lesson(s), 39 files, 0 warning(s).\n"
     result = runner.invoke(cli, ["build", "--project", str(sample_project), "-j", "1"])
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith(
@@ -763,7 +763,7 @@ def test_a_parameter_of_many_words_gets_a_labelled_drop_down_list(sample_project
     sample_build(sample_project)
     html = (sample_project / "build" / "site" / "02-letters.html").read_text("utf-8")
     assert '<label for="control-letter">글자</label>' in html
-    assert '<select id="control-letter" name="letter" data-param="letter">' in html
+    assert '<select id="control-letter" name="letter" data-param="letter" disabled>' in html
     options = re.findall(r'<option value="(\d+)"( selected)?>([^<]*)</option>', html)
     letters = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta")
     assert [(value, text) for value, _, text in options] == [
