@@ -35,6 +35,8 @@ _LICENCE_TABLES = (
 OVER_BUDGET = {
     "04-licenses.html": _LICENCE_TABLES,
     "en/04-licenses.html": _LICENCE_TABLES,
+    "02-membership-inference.html": "over since the threshold and ε controls grew the grid to "
+    "1,188 points: the Korean page's data and its larger Korean font subset",
     "05-synthetic-data-audit.html": "about 11 KiB over: the Korean text face in two weights "
     "(some 450 syllables, 77 KiB) beside 39 KiB of HTML, most of it chart specs with their rows",
 }
