@@ -11,7 +11,7 @@ import altair as alt
 import pytest
 
 from compute.lessons import differential_privacy as dp
-from compute.lessons import membership, memorization
+from compute.lessons import membership, membership_charts, memorization
 from compute.lessons.style import across, fixed_width
 from privacy_explorer.charts import (
     MIN_FONT_SIZE,
@@ -141,9 +141,10 @@ def test_lesson_01_legend_draws_each_lines_dash(lang):
 # --- Lesson 02 ---------------------------------------------------------------------
 
 
-def test_lesson_02_roc_stays_square_and_fits_a_phone():
-    spec = spec_of(membership, "roc", "en")
-    assert spec["width"] == spec["height"] == membership.ROC_SIZE <= 300
+@pytest.mark.parametrize("name", ["roc", "roc_bound"])
+def test_lesson_02_roc_stays_square_and_fits_a_phone(name):
+    spec = spec_of(membership, name, "en")
+    assert spec["width"] == spec["height"] == membership_charts.ROC_SIZE <= 300
     assert not is_responsive(spec)
     assert fixed_width(alt.Chart().mark_point().properties(width=10)).to_dict()["usermeta"] == {
         "fixedWidth": True

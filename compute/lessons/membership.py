@@ -717,8 +717,6 @@ READOUTS: tuple[Readout, ...] = (
 
 # --- Charts -------------------------------------------------------------------
 
-ROC_SIZE = 280
-"""The ROC chart is square: equal rates take equal lengths on both axes (and it fits a phone)."""
 POINT_LABEL_OFFSET = 24
 """Pixels from the point at FPR = 1/n to its label: far enough right to start below the diagonal."""
 AUC_AXIS_LOWER = 0.4
@@ -987,7 +985,14 @@ def roc_chart(lang: str) -> alt.LayerChart:
     ).encode(x=x, y=y, text=alt.value(text["point"]), color=alt.value(INK))
     layers = layered(diagonal, diagonal_label, curve, point, point_label)
     # Square, so that the diagonal's label follows the diagonal; small enough for a phone.
-    return fixed_width(titled(layers, text["title"], width=ROC_SIZE, height=ROC_SIZE))
+    return fixed_width(
+        titled(
+            layers,
+            text["title"],
+            width=membership_charts.ROC_SIZE,
+            height=membership_charts.ROC_SIZE,
+        )
+    )
 
 
 TABLES: tuple[Table, ...] = (

@@ -19,14 +19,15 @@ from compute.lessons.style import (
     INK,
     LIGHT_GREY,
     VERMILLION,
+    fixed_width,
     in_language,
     layered,
     legend_above,
     titled,
 )
 
-ROC_SIZE = 320
-"""The ROC chart is square: equal rates take equal lengths on both axes."""
+ROC_SIZE = 280
+"""Both ROC charts are square (equal rates take equal lengths on both axes) and fit a phone."""
 
 GROUP_NAMES: dict[str, tuple[str, str]] = {
     "ko": ("포함 (위)", "미포함 (아래)"),
@@ -169,4 +170,4 @@ def roc_bound_chart(lang: str) -> alt.LayerChart:
         align="left", dx=9, dy=9, fontSize=ANNOTATION_SIZE, color=INK
     ).encode(x=x, y=y, text=alt.value(text["point"]))
     layers = layered(forbidden, bound, bound_label, curve, point, point_label)
-    return titled(layers, text["title"], width=ROC_SIZE, height=ROC_SIZE)
+    return fixed_width(titled(layers, text["title"], width=ROC_SIZE, height=ROC_SIZE))
