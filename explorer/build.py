@@ -630,6 +630,18 @@ def page_sources(planned: list[PlannedLesson], root: Path) -> dict[str, PageSour
     return sources
 
 
+def unbuilt_pages(project: Project, planned: list[PlannedLesson]) -> set[str]:
+    """The lesson pages of the course that a build of only ``planned`` leaves out."""
+    built = {item.lesson.slug for item in planned}
+    return {
+        site_path(lang, page)
+        for lesson in discover_lessons(project)
+        if lesson.slug not in built
+        for lang in LANGUAGES
+        for page in (f"{lesson.slug}.html", embed.embed_path(lesson.slug))
+    }
+
+
 def _check_out(out: Path, project: Project) -> None:
     """Refuse a site folder that would swallow the project or its build folder."""
     if project.root.is_relative_to(out) or out == project.build_dir.resolve():
@@ -712,7 +724,11 @@ def build(
         if target is not None:
             check_target(target, force=force)
         report.files = render_site(project, planned, report, reporter, settings, templates)
-        check_links(report.files, page_sources(planned, project.root))
+        check_links(
+            report.files,
+            page_sources(planned, project.root),
+            unbuilt=unbuilt_pages(project, planned),
+        )
         if target is not None:
             write_site(report.files, target, force=force)
             report.out = target

@@ -210,6 +210,30 @@ def test_only_builds_one_lesson(sample_project: Path, only: str) -> None:
     assert not (site / "02-notes.html").exists()
 
 
+def test_only_keeps_links_to_the_lessons_it_leaves_out(sample_project: Path) -> None:
+    """A lesson may link another lesson; building it alone must not call that link broken."""
+    add_text_lesson(sample_project)
+    replace(
+        sample_project / "content" / "en" / "01-dice.md",
+        "## Hands-on\n",
+        "## Hands-on\n\nSee also [the notes](02-notes.html).\n",
+    )
+    result = run_build(sample_project, "--only", "01")
+    assert result.exit_code == 0, result.output
+    replace(
+        sample_project / "content" / "en" / "01-dice.md",
+        "[the notes](02-notes.html)",
+        "[the notes](03-notes.html)",
+    )
+    broken = run_build(sample_project, "--only", "01")
+    assert broken.exit_code == 1
+    assert broken.output.endswith(
+        "Error: 1 broken reference:\n"
+        "  content/en/01-dice.md:10: '03-notes.html' points to en/03-notes.html, "
+        "which the site does not contain\n"
+    ), broken.output
+
+
 def test_only_an_unknown_lesson_lists_the_known_ones(sample_project: Path) -> None:
     add_text_lesson(sample_project)
     result = run_build(sample_project, "--only", "99")
