@@ -78,7 +78,7 @@ def sampled_histogram_chart(lang: str, count: int) -> alt.LayerChart:
         .mark_bar(color=SKY_BLUE, opacity=0.6, stroke="white", strokeWidth=0.5)
         .encode(
             x=alt.X("start:Q", title=text["x"], scale=x_scale),
-            x2="end:Q",
+            x2=alt.X2("end:Q", title=text["x"]),
             y=alt.Y("density:Q", title=text["y"]),
             y2=alt.datum(0),
             tooltip=[
