@@ -93,9 +93,10 @@ The clip bound
     :func:`compute.laplace.clip_bias`) and the root mean squared error
     ``sqrt(bias² + 2b²)`` (:func:`compute.laplace.release_rmse`). It changes
     only those ``clip_*`` readouts; the dataset ``clip_tradeoff`` draws the
-    same numbers over :data:`CLIP_CURVE` at the current ε. The candidate bounds are round public
-    numbers, as a real bound must be fixed without looking at the private data;
-    some lie below the largest strength drawn, so the clip binds there.
+    same numbers over :data:`CLIP_CURVE` at the current ε. The candidate
+    bounds are round public numbers, as a real bound must be fixed without
+    looking at the private data; some lie below the largest strength drawn, so
+    the clip binds there.
 
 Readouts measured in the answer's unit (``true_answer``, ``neighbour_answer``,
 ``answer_change``, ``sensitivity``, ``scale``, ``mae_theory``,
@@ -265,6 +266,14 @@ def clipping_effect(data_dir: Path = DATA_DIR) -> ClipEffect:
 
 
 @functools.cache
+def drawn_strengths(data_dir: Path = DATA_DIR) -> FloatArray:
+    """The strengths of ``D`` before any clip, read once per process (read-only)."""
+    values = raw_strengths(load_concrete(data_dir), SEED)
+    values.flags.writeable = False
+    return values
+
+
+@functools.cache
 def dataset_d(data_dir: Path = DATA_DIR) -> FloatArray:
     """The lesson's private data ``D``: the clipped strengths drawn by :data:`SEED`.
 
@@ -404,7 +413,7 @@ def _sampled_releases(query: str, epsilon: float) -> tuple[list[dict[str, Any]],
 
 def clip_readouts(epsilon: float, clip: float) -> dict[str, Any]:
     """What the bounded mean at ``epsilon`` would give with the public clip bound ``clip``."""
-    drawn = raw_strengths(load_concrete(), SEED)
+    drawn = drawn_strengths()
     scale = bounded_mean_sensitivity(SLOTS, clip) / epsilon
     bias = clip_bias(drawn, clip)
     rmse_by_bound = {bound: clip_rmse(drawn, epsilon, bound) for bound in CLIP_BOUNDS}
@@ -528,7 +537,7 @@ def clip_tradeoff_rows(epsilon: float) -> list[dict[str, Any]]:
     together. Cached: every grid point with this ε shares the rows (callers must
     not change them).
     """
-    drawn = raw_strengths(load_concrete(), SEED)
+    drawn = drawn_strengths()
     rows = []
     for bound in CLIP_CURVE:
         scale = bounded_mean_sensitivity(SLOTS, bound) / epsilon
