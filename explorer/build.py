@@ -126,7 +126,9 @@ def _check_directives(
         names = directive.names or (module.grid.names if directive.kind == "controls" else ())
         for name in names:
             if name not in available[directive.kind]:
-                kind = "control" if directive.kind == "controls" else directive.kind
+                kind = {"controls": "control", "changes": "readout or table"}.get(
+                    directive.kind, directive.kind
+                )
                 known = ", ".join(available[directive.kind]) or "none"
                 problems.append(f"{where}: unknown {kind} '{name}'; {module.name} defines: {known}")
                 continue

@@ -7,6 +7,8 @@ against :func:`compute.licensing.evaluate`, run here.
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -342,3 +344,40 @@ def test_tables_wait_busy_with_their_rows_until_their_chunk_is_here(
     assert page.locator("[aria-busy]").count() == 0
     assert shown_changes(page, before, after)["lines"] == expected_changes(before, after, lang)
     watch.assert_clean("held table chunks")
+
+
+@pytest.mark.browser
+def test_tables_whose_chunk_cannot_load_say_so_instead_of_showing_old_rows(
+    context: BrowserContext, site: Site, tmp_path: Path
+):
+    lang = LANGUAGES[-1]
+    page, watch = LICENSES.open(context, site, lang)
+    chunks = sorted((site.folder / "assets" / "data").glob(f"{SLUG}.{lang}.[0-9]*.js"))
+    assert chunks
+    for chunk in chunks:
+        shutil.move(chunk, tmp_path / chunk.name)
+    try:
+        after = {**LICENSES.default_state(), "data": INDEX["data"]["NONE"]}
+        LICENSES.move(page, "data", "click", after["data"])
+        LICENSES.wait_for_point(page, after)
+    finally:
+        for chunk in chunks:
+            shutil.move(tmp_path / chunk.name, chunk)
+    failed = page.evaluate("document.querySelector('[data-lesson]').dataset.tableFailed")
+    assert failed == STRINGS["table_failed"][lang]
+    for name in lic.LAZY:
+        rows = page.locator(f"[data-table={name}] tbody tr").all_inner_texts()
+        assert [row.strip() for row in rows] == [failed], name
+    # The readouts still follow the controls; the comparison says it has nothing to compare.
+    assert (
+        page.locator("[data-readout=status]").text_content()
+        == expected_verdict(after, lang)["status"]
+    )
+    state = page.locator("[data-changes] [data-changes-state]")
+    page.wait_for_function(
+        "text => document.querySelector('[data-changes-state]').textContent === text",
+        arg=failed,
+    )
+    assert state.is_visible() and page.locator("[aria-busy]").count() == 0
+    problems = [p for p in watch.problems if f"/assets/data/{SLUG}.{lang}." not in p]
+    assert problems == []

@@ -726,14 +726,13 @@
     return here ? null : this.loadTableChunk(this.tableChunkOf(key));
   };
 
+  // The live tables whose cells load later (the "What changed" view is not among them).
   Lesson.prototype.lazyHolders = function () {
     var lazy = this.data.tableChunks;
-    var holders = Array.prototype.slice.call(this.article.querySelectorAll("[data-table][data-live]"));
-    var view = this.article.querySelector("[data-changes]");
-    holders = holders.filter(function (holder) {
+    var holders = this.article.querySelectorAll("[data-table][data-live]");
+    return Array.prototype.filter.call(holders, function (holder) {
       return lazy && lazy.names.indexOf(holder.dataset.table) >= 0;
     });
-    return view ? holders.concat([view]) : holders;
   };
 
   function markBusy(elements, busy) {
@@ -744,35 +743,55 @@
   }
 
   // After apply() shows a state: its lazy tables once they are here, then what changed since
-  // the state shown before. A newer state that arrives meanwhile takes over. The promise
-  // settles when this state's tables show (or say that they could not be loaded).
+  // the state shown before (which needs that state's tables too). A newer state that arrives
+  // meanwhile takes over. The promise settles when this state's tables show (or say that
+  // they could not be loaded); the view follows on its own.
   Lesson.prototype.followTables = function (key) {
     var self = this;
-    var from = this.changesKey;
-    if (from === undefined) from = key;
+    var from = this.changesKey === undefined ? key : this.changesKey;
     if (from !== key) {
-      this.changesKey = key;
       this.changesText = null;
       this.announcedKey = undefined;
     }
-    if (this.changesKey === undefined) this.changesKey = key;
-    var loading = [this.tablesFor(key), from !== key ? this.tablesFor(from) : null]
-      .filter(function (promise) { return promise; });
+    this.changesKey = key;
+    var own = this.showsTheHtmlRows(key) ? null : this.tablesFor(key);
+    var before = from !== key ? this.tablesFor(from) : null;
     var holders = this.lazyHolders();
-    markBusy(holders, loading.length > 0);
-    if (!loading.length) {
-      this.showChanges(from, key);
-      return Promise.resolve();
-    }
-    return Promise.all(loading).then(function () {
-      if (self.key() !== key) return;
-      markBusy(holders, false);
-      self.showTables(self.data.points[key]);
+    var view = this.article.querySelector("[data-changes]");
+    var views = view ? [view] : [];
+    markBusy(holders, own !== null);
+    markBusy(views, own !== null || before !== null);
+    var current = function () { return self.key() === key; };
+    Promise.all([own, before]).then(function () {
+      if (!current()) return;
+      markBusy(views, false);
       self.showChanges(from, key);
     }, function () {
-      if (self.key() !== key) return;
+      if (!current()) return;
+      markBusy(views, false);
+      var state = view && view.querySelector("[data-changes-state]");
+      if (!state) return;
+      view.querySelector("[data-changes-list]").hidden = true;
+      state.hidden = false;
+      state.textContent = self.article.dataset.tableFailed;
+    });
+    if (own === null) return Promise.resolve();
+    return own.then(function () {
+      if (!current()) return;
+      markBusy(holders, false);
+      self.showTables(self.data.points[key]);
+    }, function () {
+      if (!current()) return;
       markBusy(holders, false);
       self.tablesFailed();
+    });
+  };
+
+  // The page as written holds the default point's rows: opening it loads no table chunk.
+  Lesson.prototype.showsTheHtmlRows = function (key) {
+    var defaults = this.params.map(function (p) { return p.default; }).join("-");
+    return key === defaults && this.lazyHolders().every(function (holder) {
+      return holder.dataset.shown === undefined;
     });
   };
 
@@ -788,7 +807,7 @@
       cell.textContent = article.dataset.tableFailed;
       row.appendChild(cell);
       body.replaceChildren(row);
-      delete holder.dataset.shown;
+      holder.dataset.shown = "failed"; // no longer the rows the page was written with
     });
   };
 
