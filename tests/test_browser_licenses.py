@@ -199,14 +199,36 @@ def expected_changes(before: dict[str, int], after: dict[str, int], lang: str) -
             if readouts[0][name] != readouts[1][name]:
                 lines.append(f"{labels[name]}: {readouts[0][name]} \u2192 {readouts[1][name]}")
             continue
-        text = [
-            ["; ".join(f"{c}: {cell}" for c, cell in zip(columns[name], row, strict=True))
-             for row in table[name]]
-            for table in tables
-        ]  # fmt: skip
-        added, removed = STRINGS["changes_added"][lang], STRINGS["changes_removed"][lang]
-        lines += [f"{added} \u2014 {t}" for t in text[1] if t not in text[0]]
-        lines += [f"{removed} \u2014 {t}" for t in text[0] if t not in text[1]]
+        before_rows, after_rows = tables[0][name], tables[1][name]
+
+        def text(row: list[str], name: str = name) -> str:
+            return "; ".join(f"{c}: {cell}" for c, cell in zip(columns[name], row, strict=True))
+
+        def partner(row: list[str], rows: list[list[str]], own: list[list[str]]) -> Any:
+            """The row of ``rows`` that the first cell names, when it names one on each side."""
+            same = [other for other in rows if other[0] == row[0]]
+            if len(same) == 1 and sum(other[0] == row[0] for other in own) == 1:
+                return same[0]
+            return None
+
+        was, now = [text(r) for r in before_rows], [text(r) for r in after_rows]
+        for row in after_rows:
+            if text(row) in was:
+                continue
+            old = partner(row, before_rows, after_rows)
+            if old is None:
+                lines.append(f"{STRINGS['changes_added'][lang]} \u2014 {text(row)}")
+                continue
+            moved = [
+                f"{columns[name][c]}: {old[c]} \u2192 {cell}"
+                for c, cell in enumerate(row)
+                if c and cell != old[c]
+            ]
+            head = f"{columns[name][0]}: {row[0]}"
+            lines.append(f"{STRINGS['changes_changed'][lang]} \u2014 {head}; " + "; ".join(moved))
+        for row in before_rows:
+            if text(row) not in now and partner(row, after_rows, before_rows) is None:
+                lines.append(f"{STRINGS['changes_removed'][lang]} \u2014 {text(row)}")
     return lines
 
 

@@ -833,13 +833,36 @@
       var text = function (row) {
         return row.map(function (cell, i) { return item.columns[i] + ": " + cell; }).join("; ");
       };
+      // A row whose first cell names it once on each side changed in place: its other cells
+      // say from what to what. Other rows are new or gone.
+      var once = function (rows) {
+        var count = {};
+        rows.forEach(function (row) { count[row[0]] = (count[row[0]] || 0) + 1; });
+        return function (row) { return count[row[0]] === 1; };
+      };
+      var onceBefore = once(rowsBefore);
+      var onceAfter = once(rowsAfter);
+      var partner = function (row, rows, unique) {
+        return unique(row) ? rows.filter(function (other) { return other[0] === row[0]; })[0] : undefined;
+      };
       var was = rowsBefore.map(text);
       var now = rowsAfter.map(text);
-      now.forEach(function (line) {
-        if (was.indexOf(line) < 0) lines.push(view.dataset.added + " \u2014 " + line);
+      rowsAfter.forEach(function (row, i) {
+        if (was.indexOf(now[i]) >= 0) return;
+        var old = onceAfter(row) ? partner(row, rowsBefore, onceBefore) : undefined;
+        if (old === undefined) {
+          lines.push(view.dataset.added + " \u2014 " + now[i]);
+          return;
+        }
+        var moved = row.map(function (cell, c) {
+          return c === 0 || cell === old[c] ? null : item.columns[c] + ": " + old[c] + " \u2192 " + cell;
+        }).filter(function (part) { return part !== null; });
+        lines.push(view.dataset.changed + " \u2014 " + item.columns[0] + ": " + row[0] + "; " + moved.join("; "));
       });
-      was.forEach(function (line) {
-        if (now.indexOf(line) < 0) lines.push(view.dataset.removed + " \u2014 " + line);
+      rowsBefore.forEach(function (row, i) {
+        if (now.indexOf(was[i]) >= 0) return;
+        var kept = onceBefore(row) ? partner(row, rowsAfter, onceAfter) : undefined;
+        if (kept === undefined) lines.push(view.dataset.removed + " \u2014 " + was[i]);
       });
     });
     return lines;
