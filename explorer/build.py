@@ -28,7 +28,7 @@ from privacy_explorer.errors import (
     location,
     raise_collected,
 )
-from privacy_explorer.lazy import chunk_files, lesson_lazy_rows
+from privacy_explorer.lazy import chunk_files, lazy_tables, lesson_lazy_rows, table_chunk_files
 from privacy_explorer.lesson import LANGUAGES
 from privacy_explorer.links import PageSource, check_links
 from privacy_explorer.markup import ParsedMarkdown, parse_markdown
@@ -116,6 +116,7 @@ def _check_directives(
         "chart": tuple(module.charts),
         "readout": tuple(module.readouts),
         "table": tuple(module.tables),
+        "changes": (*module.readouts, *module.tables),
     }
     placed_controls: dict[str, int] = {}
     placed_charts: dict[str, int] = {}
@@ -125,7 +126,9 @@ def _check_directives(
         names = directive.names or (module.grid.names if directive.kind == "controls" else ())
         for name in names:
             if name not in available[directive.kind]:
-                kind = "control" if directive.kind == "controls" else directive.kind
+                kind = {"controls": "control", "changes": "readout or table"}.get(
+                    directive.kind, directive.kind
+                )
                 known = ", ".join(available[directive.kind]) or "none"
                 problems.append(f"{where}: unknown {kind} '{name}'; {module.name} defines: {known}")
                 continue
@@ -476,7 +479,14 @@ def _lesson_files(
         if module is not None and run is not None:
             placed = {d.names[0] for d in item.parsed[lang].directives if d.kind == "table"}
             tables = tuple(live_tables(module, placed, summary))
+            # Live tables named in LAZY load their cells later, in chunks (see lazy.py).
+            later = tuple(name for name in tables if name in module.lazy)
+            tables = tuple(name for name in tables if name not in later)
             data = lesson_data(module, run.results, specs, lang, tables, lazy)
+            if later:
+                cut = lazy_tables(module.grid, module.tables, run.results, later, lang)
+                data["tableChunks"] = cut.page_data()
+                files.update(table_chunk_files(lesson.slug, cut))
             files[f"assets/data/{lesson.slug}.{lang}.js"] = data_script(lesson.slug, data)
         page = lesson.pages[lang]
         render_page = functools.partial(

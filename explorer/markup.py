@@ -3,8 +3,9 @@
 Authors write ordinary Markdown plus:
 
 * ``$...$`` and ``$$...$$`` — LaTeX, turned into MathML at build time;
-* ``{{< controls [NAME ...] >}}``, ``{{< chart NAME >}}`` and ``{{< table NAME >}}`` on a
-  line of their own;
+* ``{{< controls [NAME ...] >}}``, ``{{< chart NAME >}}``, ``{{< table NAME >}}`` and
+  ``{{< changes NAME ... >}}`` (what the last control change did to the readouts and
+  live tables named) on a line of their own;
 * ``{{< readout NAME >}}`` inside a sentence;
 * ``{{< quiz >}}`` ... ``{{< /quiz >}}`` around a predict-then-reveal question
   (see :mod:`privacy_explorer.quiz`).
@@ -36,7 +37,7 @@ from privacy_explorer.korean import particle as known_particle
 from privacy_explorer.quiz import QUIZ_END, QUIZ_START, Quiz, QuizOption, split_quiz
 
 DIRECTIVE = re.compile(r"\{\{<\s*(?P<kind>[A-Za-z_]+)(?P<args>[^>]*?)\s*>\}\}")
-BLOCK_KINDS = ("controls", "chart", "table")
+BLOCK_KINDS = ("controls", "chart", "table", "changes")
 INLINE_KINDS = ("readout",)
 INLINE_MATH = re.compile(r"(?<![\\$])\$(?=[^\s$])(?P<tex>(?:\\.|[^$\\\n])+?)(?<=\S)\$(?!\d)")
 PARTICLE_OPTION = re.compile(r"(?P<marks>[」』)\]’”'\"]*)(?P<particle>[가-힣]+)")
@@ -193,6 +194,11 @@ class _Extractor:
             more = " or {{< readout NAME 가 >}}" if kind == "readout" else ""
             raise ContentError(
                 f"{where}: '{kind}' takes exactly one name, e.g. {{{{< {kind} NAME >}}}}{more}"
+            )
+        if kind == "changes" and not names:
+            raise ContentError(
+                f"{where}: 'changes' names the readouts and tables it compares, "
+                "e.g. {{< changes status conditions >}}"
             )
         return self.placeholder(Directive(kind, names, self.first_line + index))
 

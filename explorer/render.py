@@ -354,6 +354,18 @@ def render_directive(
                 name not in summary,
             )
         )
+    if directive.kind == "changes":
+        compared: list[dict[str, Any]] = []
+        for name in directive.names:
+            if name in module.readouts:
+                compared.append({"readout": name, "label": module.readouts[name].label[lang]})
+            else:
+                table = module.tables[name]
+                columns = [column.label[lang] for column in table.columns]
+                compared.append({"table": name, "columns": columns})
+        return str(
+            components.changes(json.dumps(compared, ensure_ascii=False), context.strings)  # type: ignore[attr-defined]
+        )
     if directive.kind == "chart":
         name = directive.names[0]
         spec = specs[name]
