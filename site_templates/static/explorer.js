@@ -24,13 +24,31 @@
     return src ? src.replace(/[^\/]*$/, "") : "assets/";
   })();
 
-  // Large grids: each distinct point is a flat list of numbers (see data.layout),
-  // each text is stored once in data.texts, and data.points lists variants in grid order.
+  // Large grids: a point is a flat list of numbers (see data.layout), each text stored once in
+  // data.texts. The fields come in groups by the parameters they follow (group.by): a group
+  // holds each distinct record of its fields once (variants) and, for every combination of
+  // its parameters' values in grid order, the variant it takes (group.points).
   function expandCompact(data) {
     var layout = data.layout;
     var texts = data.texts;
     var tableIds = {};
-    var records = data.variants.map(function (flat) {
+    var sizes = data.params.map(function (p) { return p.values.length; });
+    var width = layout.r.length + layout.d.length + layout.t.length;
+    var total = sizes.reduce(function (product, size) { return product * size; }, 1);
+    var points = {};
+    for (var index = 0; index < total; index++) {
+      var indices = [];
+      for (var k = sizes.length - 1, rest = index; k >= 0; k--) {
+        indices.unshift(rest % sizes[k]);
+        rest = Math.floor(rest / sizes[k]);
+      }
+      var flat = new Array(width);
+      data.groups.forEach(function (group) {
+        var place = 0;
+        group.by.forEach(function (axis) { place = place * sizes[axis] + indices[axis]; });
+        var variant = group.variants[group.points[place]];
+        group.fields.forEach(function (field, i) { flat[field] = variant[i]; });
+      });
       var record = { r: {}, d: {}, t: {} };
       var i = 0;
       layout.r.forEach(function (name) { record.r[name] = texts[flat[i++]]; });
@@ -43,25 +61,15 @@
         record.t[name] = id;
         tableIds[id] = true;
       });
-      return record;
-    });
+      points[indices.join("-")] = record;
+    }
     Object.keys(tableIds).forEach(function (id) {
       data.datasets[id] = data.datasets[id].map(function (row) {
         return row.map(function (cell) { return texts[cell]; });
       });
     });
-    var sizes = data.params.map(function (p) { return p.values.length; });
-    var points = {};
-    data.points.forEach(function (variant, index) {
-      var indices = [];
-      for (var k = sizes.length - 1; k >= 0; k--) {
-        indices.unshift(index % sizes[k]);
-        index = Math.floor(index / sizes[k]);
-      }
-      points[indices.join("-")] = records[variant];
-    });
     data.points = points;
-    delete data.variants;
+    delete data.groups;
   }
 
   // A hash longer than this is read only this far: no state of ours is nearly as long.
@@ -638,7 +646,7 @@
       article.insertBefore(note, article.firstChild);
       return;
     }
-    if (data.variants) expandCompact(data);
+    if (data.groups) expandCompact(data);
     var lesson = new Lesson(article, data);
     article.classList.add("is-interactive");
     scopeControls(article);
