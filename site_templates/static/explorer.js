@@ -128,6 +128,8 @@
     this.data = data;
     this.params = data.params;
     this.views = {};
+    this.shown = {}; // per chart: the dataset ids and signal values its view holds
+    this.runs = {}; // per chart: how many updates ran its view
     this.chunkLoads = {};
     this.readState();
   }
@@ -484,20 +486,34 @@
     figure.appendChild(note);
   };
 
+  // A chart is given only what changed: the rows of a dataset whose id differs from the one it
+  // shows (copying rows and re-running the dataflow is most of an update's time), the signals
+  // whose value moved; a chart with neither is not run at all.
   Lesson.prototype.updateView = function (name, point) {
     var view = this.views[name];
     var chart = this.data.charts[name];
     if (!view || !chart) return Promise.resolve();
     var data = this.data;
     var state = this.state;
+    var shown = this.shown[name] || (this.shown[name] = {});
+    var changed = false;
     chart.datasets.forEach(function (dataset) {
       var id = point.d[dataset];
-      if (id !== undefined) view.data(dataset, freshRows(data.datasets[id]));
+      if (id === undefined || shown["d:" + dataset] === id) return;
+      view.data(dataset, freshRows(data.datasets[id]));
+      shown["d:" + dataset] = id;
+      changed = true;
     });
     chart.signals.forEach(function (signal) {
       var param = data.params.filter(function (p) { return p.name === signal; })[0];
-      view.signal(signal, param.values[state[signal]]);
+      var value = param.values[state[signal]];
+      if (shown["s:" + signal] === value) return;
+      view.signal(signal, value);
+      shown["s:" + signal] = value;
+      changed = true;
     });
+    if (!changed) return Promise.resolve();
+    this.runs[name] = (this.runs[name] || 0) + 1; // for the browser tests
     return view.runAsync();
   };
 
