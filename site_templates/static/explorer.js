@@ -585,6 +585,102 @@
     ]).catch(function () {});
   }
 
+  // The y encodings of a panel and of its layers, at any depth.
+  function rowEncodings(panel) {
+    var found = [];
+    (panel.layer || [panel]).forEach(function (part) {
+      if (part.layer) found = found.concat(rowEncodings(part));
+      else if (part.encoding && part.encoding.y) found.push(part.encoding.y);
+    });
+    return found;
+  }
+
+  // Panels that left their row labels to the panel on their left (the same y field with
+  // `axis: null` or `labels: false`) show their own once stacked, as that panel does.
+  function ownRowLabels(panels) {
+    var shown = {};
+    panels.forEach(function (panel) {
+      rowEncodings(panel).forEach(function (y) {
+        if (y.field && y.axis && y.axis.labels !== false && !shown[y.field]) shown[y.field] = y.axis;
+      });
+    });
+    panels.forEach(function (panel) {
+      rowEncodings(panel).forEach(function (y) {
+        if (y.axis === null && shown[y.field]) {
+          y.axis = JSON.parse(JSON.stringify(shown[y.field]));
+        } else if (y.axis && y.axis.labels === false) {
+          delete y.axis.labels;
+          delete y.axis.ticks;
+        }
+      });
+    });
+  }
+
+  // Legends laid out in one row above or below a chart wrap into this many columns.
+  var LEGEND_COLUMNS = 3;
+
+  // Whether a one-row legend of `spec` (at any depth) was told to wrap.
+  function wrapLegends(spec) {
+    var wrapped = false;
+    (function visit(node) {
+      if (Array.isArray(node)) {
+        node.forEach(visit);
+      } else if (node && typeof node === "object") {
+        var legend = node.legend;
+        var row = legend && (legend.direction === "horizontal" || /top|bottom/.test(legend.orient));
+        if (row && legend.columns === undefined) {
+          legend.columns = LEGEND_COLUMNS;
+          wrapped = true;
+        }
+        Object.keys(node).forEach(function (key) {
+          if (key !== "datasets" && key !== "data") visit(node[key]);
+        });
+      }
+    })(spec);
+    return wrapped;
+  }
+
+  // The smallest plot width (CSS px) a panel is narrowed to on a small screen.
+  var NARROWEST_PANEL = 160;
+
+  // `spec`, whose panels (side by side or stacked) are `overflow` px too wide for their box,
+  // one step narrower: side-by-side panels are stacked; else one-row legends wrap; else
+  // stacked panels lose the overflow from their width (a square panel stays square). Null
+  // when there is nothing left to do.
+  function fittedPanels(spec, overflow) {
+    var fitted = JSON.parse(JSON.stringify(spec));
+    if (fitted.hconcat) {
+      fitted.vconcat = fitted.hconcat;
+      delete fitted.hconcat;
+      ownRowLabels(fitted.vconcat);
+      return fitted;
+    }
+    if (wrapLegends(fitted)) return fitted;
+    var narrowed = false;
+    (fitted.vconcat || []).forEach(function (panel) {
+      if (typeof panel.width !== "number" || panel.width <= NARROWEST_PANEL) return;
+      var width = Math.max(NARROWEST_PANEL, panel.width - overflow);
+      if (panel.height === panel.width) panel.height = width;
+      panel.width = width;
+      narrowed = true;
+    });
+    return narrowed ? fitted : null;
+  }
+
+  // Panels wider than their box (on a phone) are drawn again, when the page opens, a step
+  // narrower each time while still too wide (see fittedPanels). Their text keeps its size, and nothing
+  // scrolls sideways. Resolves to the vegaEmbed result that stays.
+  function fitToBox(holder, target, spec, result, tries) {
+    var overflow = holder.scrollWidth - target.clientWidth;
+    var fitted = overflow > 0 && tries > 0 ? fittedPanels(spec, overflow) : null;
+    if (!fitted) return result;
+    result.finalize();
+    holder.replaceChildren();
+    target.classList.add("is-refitted");
+    return window.vegaEmbed(holder, fitted, { actions: false, renderer: "svg" })
+      .then(function (again) { return fitToBox(holder, target, fitted, again, tries - 1); });
+  }
+
   Lesson.prototype.embedCharts = function () {
     var self = this;
     var figures = this.article.querySelectorAll("[data-chart]");
@@ -605,6 +701,9 @@
       target.appendChild(holder);
       self.keepDefaultRows(name, spec);
       return window.vegaEmbed(holder, spec, { actions: false, renderer: "svg" })
+        .then(function (result) {
+          return fitToBox(holder, target, spec, result, 3);
+        })
         .then(function (result) {
           self.views[name] = result.view;
           if (fallback) fallback.hidden = true;
