@@ -74,7 +74,8 @@ DIGEST_LENGTH = 12
 """Hex digits of a subset's SHA-256 in its file name."""
 BOLD_BY_DEFAULT = ("b", "strong", "h1", "h2", "h3", "h4", "h5", "h6", "th", "optgroup")
 """Elements that browsers set in bold without any rule of ours."""
-_BOLD_WEIGHT = re.compile(r"font-weight\s*:\s*(?:bold|bolder|[6-9]00)")
+_WEIGHT = re.compile(r"(?:^|;)\s*font(?:-weight)?\s*:([^;]*)")
+_WEIGHT_VALUE = re.compile(r"(?<![-\w.])(bold|bolder|\d+)(?![-\w.%])")
 _RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
 _SELECTOR_NAME = re.compile(r"([.#]?)(-?[_a-zA-Z][-_a-zA-Z0-9]*)")
 _ATTRIBUTE_NAME = re.compile(r"\[\s*([-_a-zA-Z0-9]+)")
@@ -149,7 +150,7 @@ def bold_selectors(style_css: str) -> tuple[tuple[Compound, ...], ...]:
     css = re.sub(r"/\*.*?\*/", "", without_font_faces(style_css), flags=re.S)
     found: list[tuple[Compound, ...]] = [((tag, frozenset()),) for tag in sorted(BOLD_BY_DEFAULT)]
     for selectors, body in _RULE.findall(css):
-        if not _BOLD_WEIGHT.search(body):
+        if not sets_bold(body):
             continue
         for selector in _split_selectors(selectors):
             parts = re.split(r"\s*([+~])\s*", selector)
@@ -157,6 +158,19 @@ def bold_selectors(style_css: str) -> tuple[tuple[Compound, ...], ...]:
             compounds = tuple(_compound(c) for c in re.split(r"\s*>\s*|\s+", kept.strip()) if c)
             found.append(compounds or (("", frozenset()),))
     return tuple(found)
+
+
+def sets_bold(declarations: str) -> bool:
+    """Whether ``declarations`` (a rule's body) set a weight the bold face draws.
+
+    ``font-weight`` or the ``font`` shorthand: ``bold``, ``bolder`` or a number
+    above 500, which the browser matches to the 700 face when 400 and 700 exist.
+    """
+    for value in _WEIGHT.findall(declarations):
+        for weight in _WEIGHT_VALUE.findall(value):
+            if weight in ("bold", "bolder") or 500 < int(weight) <= 1000:
+                return True
+    return False
 
 
 def _split_selectors(selectors: str) -> list[str]:

@@ -8,6 +8,7 @@ import json
 import posixpath
 import re
 import unicodedata
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -308,9 +309,10 @@ def test_each_page_gets_its_subsets_before_the_stylesheet_named_by_content(
 ) -> None:
     link = '<link rel="stylesheet" href="{}assets/style.css">'
     files: dict[str, str | bytes] = {
-        "a.html": f"<html><head>{link.format('')}</head><p>가나</p></html>",
-        "b.html": f"<html><head>{link.format('')}</head><p>나가</p></html>",
-        "en/a.html": f"<html><head>{link.format('../')}</head><p>다 &#54616;</p></html>",
+        "a.html": f"<html><head>{link.format('')}</head><h1>가나</h1></html>",
+        "b.html": f"<html><head>{link.format('')}</head><h1>나가</h1></html>",
+        "en/a.html": f"<html><head>{link.format('../')}</head><p>다 <b>&#54616;</b></p></html>",
+        "assets/style.css": page_fonts.without_font_faces(STYLE),
         "embed/a.html": '<html><head><link rel="stylesheet" href="../assets/embed.css">',
     }
     rules = page_fonts.font_face_rules(STYLE)
@@ -339,8 +341,38 @@ def test_each_page_gets_its_subsets_before_the_stylesheet_named_by_content(
     regular = TTFont(io.BytesIO(built[urls[0].removeprefix("../")]))  # type: ignore[arg-type]
     assert {ord("다"), ord("하")} <= set(regular.getBestCmap())
     assert ord("가") not in regular.getBestCmap()
+    bold = TTFont(io.BytesIO(built[urls[1].removeprefix("../")]))  # type: ignore[arg-type]
+    assert ord("하") in bold.getBestCmap() and ord("다") not in bold.getBestCmap()  # plain prose
     assert "@font-face" not in page_fonts.without_font_faces(STYLE)
     assert page_fonts.without_font_faces(STYLE).strip().endswith("}")
+
+
+def test_the_bold_face_keeps_what_a_bold_rule_or_tag_can_reach_and_drops_plain_prose() -> None:
+    css = (
+        "@font-face{font-family:x;font-weight:700;src:url(x)}\n"
+        "/* .commented { font-weight: 700 } */\n"
+        ".note > .mark, .other { font-weight: 600; }\n"
+        ".quiz:has(input[data-x]:checked) .verdict { color: red; font: bold 1rem sans-serif }\n"
+        "@media (max-width: 40rem) { .wide label { font-weight: 700 } }\n"
+        "p.light { font-weight: 500 }\n"
+        "h2 + .after { font-weight: bolder }\n"
+    )
+    html = (
+        '<p class="light">가</p><p>나 <strong>다</strong> <span class="mark">라</span></p>'
+        '<div class="note"><span class="mark">마</span></div><h1>바 &amp; 사</h1>'
+        '<div class="quiz"><p><b class="verdict">아</b></p><p class="verdict">자</p></div>'
+        '<div class="wide"><label title="차">카</label></div><label>타</label>'
+        '<p class="after">파</p><p style="font-weight:700">하</p><p data-note="갸">냐</p>'
+        '<img alt="댜"><p id="x">랴</p><em class="commented">먀</em>'
+        '<script type="application/json" data-chart-spec>'
+        '{"title": "뱌", "description": "샤", "layer": [{"description": "야"}]}</script>'
+    )
+    texts = [html, unescape(html), '{"r": "쟈"}']
+    kept = set(page_fonts.page_characters(page_fonts.bold_texts(texts, css)))
+    assert {"다", "마", "바", "사", "&", "아", "자", "카", "파", "하", "갸", "뱌", "쟈"} <= kept
+    assert not {"가", "나", "라", "차", "타", "냐", "댜", "랴", "먀", "샤", "야"} & kept
+    everything = set(page_fonts.page_characters(texts))
+    assert kept < everything
 
 
 def test_a_page_font_covers_readouts_of_other_grid_points_and_lazy_chunks() -> None:
