@@ -283,8 +283,8 @@ def expand_page_data(data: Mapping[str, Any]) -> dict[str, Any]:
             record["t"] = {name: str(next(values)) for name in layout["t"]}
             table_ids.update(record["t"].values())
         points["-".join(map(str, combo))] = record
-    for dataset in table_ids:
-        datasets[dataset] = [[texts[cell] for cell in row] for row in datasets[dataset]]
+    for table in table_ids:
+        datasets[table] = [[texts[cell] for cell in row] for row in datasets[table]]
     plain = {k: v for k, v in data.items() if k not in ("layout", "texts", "groups")}
     return {**plain, "points": points, "datasets": datasets}
 

@@ -158,8 +158,10 @@ def possible_text(files: dict[str, bytes], page: str) -> tuple[str, str, str]:
 BOLD_TAGS = ("b", "strong", "h1", "h2", "h3", "h4", "h5", "h6", "th")
 CONTROL_TAGS = ("label", "legend", "output")
 """Bold inside a control (``.control label``, ``.control-slider output``)."""
-BOLD_CLASSES = ("readout", "site-title", "lesson-number", "lesson-title", "admonition-title")
-BOLD_CLASSES += ("quiz-label", "quiz-mark", "quiz-verdict", "chart-error", "controls-summary")
+BOLD_CLASSES = (
+    *("readout", "site-title", "lesson-number", "lesson-title", "admonition-title"),
+    *("quiz-label", "quiz-mark", "quiz-verdict", "chart-error", "controls-summary"),
+)
 
 
 class BoldText(HTMLParser):

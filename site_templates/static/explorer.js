@@ -616,10 +616,11 @@
     });
   }
 
-  // Legends laid out in one row above or below a chart wrap into this many columns.
+  // Legends laid out in one row above or below a chart wrap into this many columns at first,
+  // and into one column fewer each time the chart is still too wide.
   var LEGEND_COLUMNS = 3;
 
-  // Whether a one-row legend of `spec` (at any depth) was told to wrap.
+  // Whether a one-row legend of `spec` (at any depth) was told to wrap, or to wrap narrower.
   function wrapLegends(spec) {
     var wrapped = false;
     (function visit(node) {
@@ -628,8 +629,8 @@
       } else if (node && typeof node === "object") {
         var legend = node.legend;
         var row = legend && (legend.direction === "horizontal" || /top|bottom/.test(legend.orient));
-        if (row && legend.columns === undefined) {
-          legend.columns = LEGEND_COLUMNS;
+        if (row && (legend.columns === undefined || legend.columns > 1)) {
+          legend.columns = legend.columns === undefined ? LEGEND_COLUMNS : legend.columns - 1;
           wrapped = true;
         }
         Object.keys(node).forEach(function (key) {
@@ -640,22 +641,73 @@
     return wrapped;
   }
 
+  // The shortest a row label is cut to (CSS px) when plots can narrow no more.
+  var NARROWEST_LABEL = 80;
+
+  // At most this many layouts are tried after the first (stack, wrap legends, narrow plots).
+  var FIT_STEPS = 6;
+
   // The smallest plot width (CSS px) a panel is narrowed to on a small screen.
   var NARROWEST_PANEL = 160;
 
-  // `spec`, whose panels (side by side or stacked) are `overflow` px too wide for their box,
-  // one step narrower: side-by-side panels are stacked; else one-row legends wrap; else
-  // stacked panels lose the overflow from their width (a square panel stays square). Null
-  // when there is nothing left to do.
-  function fittedPanels(spec, overflow) {
+  // `title` (a text or a Vega-Lite title object) broken at spaces into `lines` lines of
+  // about equal length; null when it has too few words for that.
+  function titleInLines(title, lines) {
+    var object = typeof title === "object" && title !== null && !Array.isArray(title);
+    var text = object ? title.text : title;
+    if (typeof text !== "string") return null;
+    var words = text.split(" ");
+    if (words.length < lines) return null;
+    var each = Math.ceil(text.length / lines);
+    var broken = [""];
+    words.forEach(function (word) {
+      var line = broken[broken.length - 1];
+      if (line && line.length + 1 + word.length > each) broken.push(word);
+      else broken[broken.length - 1] = line ? line + " " + word : word;
+    });
+    if (broken.length < 2) return null;
+    if (!object) return broken;
+    var copy = JSON.parse(JSON.stringify(title));
+    copy.text = broken;
+    return copy;
+  }
+
+  // How far (CSS px) from the left of `holder` the drawn parts of role `role` reach.
+  function reach(holder, role) {
+    var left = holder.getBoundingClientRect().left;
+    var found = 0;
+    holder.querySelectorAll(".role-" + role).forEach(function (part) {
+      found = Math.max(found, part.getBoundingClientRect().right - left);
+    });
+    return found;
+  }
+
+  // `spec`, drawn in `holder` too wide for its `box` px, one step narrower: side-by-side
+  // panels are stacked; a title wider than the box is broken into lines; a one-row legend
+  // wider than it wraps into columns; else stacked panels lose the overflow from their width
+  // (a square panel stays square), down to NARROWEST_PANEL; then long row labels are cut.
+  // Null when there is nothing left to do.
+  function fittedPanels(spec, holder, box) {
     var fitted = JSON.parse(JSON.stringify(spec));
+    var overflow = holder.scrollWidth - box;
+    var changed = false;
     if (fitted.hconcat) {
       fitted.vconcat = fitted.hconcat;
       delete fitted.hconcat;
       ownRowLabels(fitted.vconcat);
-      return fitted;
+      changed = true;
     }
-    if (wrapLegends(fitted)) return fitted;
+    var title = reach(holder, "title");
+    if (title > box && fitted.title) {
+      var lines = titleInLines(fitted.title, Math.ceil(title / box) + (fitted.wrappedTitle || 0));
+      if (lines) {
+        fitted.title = lines;
+        fitted.wrappedTitle = (fitted.wrappedTitle || 0) + 1; // dropped below, before embedding
+        changed = true;
+      }
+    }
+    if (reach(holder, "legend") > box && wrapLegends(fitted)) changed = true;
+    if (changed) return fitted;
     var narrowed = false;
     (fitted.vconcat || []).forEach(function (panel) {
       if (typeof panel.width !== "number" || panel.width <= NARROWEST_PANEL) return;
@@ -664,20 +716,35 @@
       panel.width = width;
       narrowed = true;
     });
-    return narrowed ? fitted : null;
+    if (narrowed) return fitted;
+    // Plots at their narrowest: long row labels are cut short (with "…"; tooltips and the
+    // table beside the chart still give them whole).
+    var cut = false;
+    (fitted.vconcat || []).forEach(function (panel) {
+      rowEncodings(panel).forEach(function (y) {
+        if (!y.axis) return;
+        var limit = Math.max(NARROWEST_LABEL, (y.axis.labelLimit || y.axis.maxExtent || 180) - overflow - 4);
+        if (limit >= (y.axis.labelLimit || Infinity)) return;
+        y.axis.labelLimit = limit;
+        if (y.axis.maxExtent) y.axis.maxExtent = Math.min(y.axis.maxExtent, limit + 8);
+        cut = true;
+      });
+    });
+    return cut ? fitted : null;
   }
 
   // Panels wider than their box (on a phone) are drawn again, when the page opens, a step
-  // narrower each time while still too wide (see fittedPanels). Their text keeps its size, and nothing
-  // scrolls sideways. Resolves to the vegaEmbed result that stays.
+  // narrower each time while still too wide (see fittedPanels).
   function fitToBox(holder, target, spec, result, tries) {
-    var overflow = holder.scrollWidth - target.clientWidth;
-    var fitted = overflow > 0 && tries > 0 ? fittedPanels(spec, overflow) : null;
+    var box = target.clientWidth;
+    var fitted = holder.scrollWidth > box && tries > 0 ? fittedPanels(spec, holder, box) : null;
     if (!fitted) return result;
     result.finalize();
     holder.replaceChildren();
     target.classList.add("is-refitted");
-    return window.vegaEmbed(holder, fitted, { actions: false, renderer: "svg" })
+    var drawn = JSON.parse(JSON.stringify(fitted));
+    delete drawn.wrappedTitle;
+    return window.vegaEmbed(holder, drawn, { actions: false, renderer: "svg" })
       .then(function (again) { return fitToBox(holder, target, fitted, again, tries - 1); });
   }
 
@@ -702,7 +769,7 @@
       self.keepDefaultRows(name, spec);
       return window.vegaEmbed(holder, spec, { actions: false, renderer: "svg" })
         .then(function (result) {
-          return fitToBox(holder, target, spec, result, 3);
+          return fitToBox(holder, target, spec, result, FIT_STEPS);
         })
         .then(function (result) {
           self.views[name] = result.view;
