@@ -174,7 +174,10 @@ def responsive(spec: Mapping[str, Any]) -> dict[str, Any]:
     Vega then lays the chart out again at the width it is given, so its text keeps its size
     on a phone instead of shrinking with the picture. The static SVG keeps the fixed width
     (it has no container to measure). Side-by-side charts (concat, facet, repeat) cannot take
-    a container's width in Vega-Lite: they keep theirs and scroll inside their box.
+    a container's width in Vega-Lite: they keep theirs, and where that is wider than their box
+    (a phone) the page runtime lays them out again when the page opens: panels side by side
+    are stacked, one-row legends wrap, stacked panels are narrowed (``fitToBox`` in
+    ``explorer.js``); what still does not fit scrolls inside its box.
     """
     page = copy.deepcopy(dict(spec))
     if is_responsive(page):

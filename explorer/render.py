@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import jinja2
+import numpy as np
 
 from privacy_explorer import korean
 from privacy_explorer.charts import ChartSpec, is_responsive, responsive, with_data
@@ -55,7 +56,7 @@ def script_json(value: Any) -> str:
     return dumps(value).translate(SCRIPT_ESCAPES)
 
 
-COMPACT_POINTS_ABOVE = 1000
+COMPACT_POINTS_ABOVE = 500
 """Grids with more points than this get the compact page data (see :func:`lesson_data`)."""
 
 
@@ -166,6 +167,7 @@ def lesson_data(
     if lazy:
         data["chunks"] = {str(i): chunk for i, chunk in enumerate(lazy.chunk_of)}
     if compact:
+        del data["points"]  # the groups hold them
         data.update(
             compact_points(
                 grid,
@@ -205,35 +207,73 @@ def compact_points(
     """The compact form of ``points`` for a large grid.
 
     ``layout`` names the fields of a flat point record (readouts ``r``, chart
-    datasets ``d``, tables ``t``); ``variants`` holds each distinct record once as a
-    list of numbers (a readout's index in ``texts``, a dataset id, ``-1`` for a
-    dataset a point lacks); ``points`` lists each grid point's variant, in grid
-    order. Live tables' cells are already indices in ``texts``.
+    datasets ``d``, tables ``t``), each field a number: a readout's index in
+    ``texts``, a dataset id, ``-1`` for a dataset a point lacks (live tables'
+    cells are already indices in ``texts``). Most fields follow only some of the
+    parameters (a readout of the trained model does not move with a decision
+    threshold), so the fields are stored in ``groups``, one per set of parameters
+    that a field follows: ``by`` lists those parameters' positions, ``fields`` the
+    group's positions in the flat record, ``variants`` each distinct record of the
+    group once, and ``points`` the variant of every combination of the ``by``
+    parameters' values, in grid order (a group that follows nothing has one).
     """
-    variants = _Interned()
-    order = []
+    sizes = [len(p.values) for p in grid.params]
+    flats = []
     for point in grid:
         record = points[grid.key(point)]
         flat = [texts.id(record["r"][name]) for name in module_readouts]
         flat += [int(record["d"].get(name, -1)) for name in used]
         flat += [int(record["t"][name]) for name in tables]
-        order.append(variants.id(flat))
+        flats.append(flat)
+    columns = np.array(flats, dtype=np.int64).T.reshape(-1, *sizes)
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for field, column in enumerate(columns):
+        # A field follows a parameter when moving that one parameter changes it somewhere; on a
+        # full product grid it is then a function of the parameters it follows.
+        follows = tuple(
+            axis
+            for axis in range(len(sizes))
+            if bool(np.any(column != column.take([0], axis=axis)))
+        )
+        groups.setdefault(follows, []).append(field)
+    stored = []
+    for follows, fields in sorted(groups.items(), key=lambda item: item[1][0]):
+        # The values at every combination of the followed parameters, the others at index 0.
+        corner = tuple(slice(None) if axis in follows else 0 for axis in range(len(sizes)))
+        records = np.stack([columns[field][corner].reshape(-1) for field in fields], axis=1)
+        variants = _Interned()
+        order = [variants.id([int(value) for value in record]) for record in records]
+        stored.append(
+            {"by": list(follows), "fields": fields, "variants": variants.values, "points": order}
+        )
     return {
         "layout": {"r": list(module_readouts), "d": list(used), "t": list(tables)},
         "texts": texts.values,
-        "variants": variants.values,
-        "points": order,
+        "groups": stored,
     }
 
 
 def expand_page_data(data: Mapping[str, Any]) -> dict[str, Any]:
     """Compact page data back in the plain form (what the page runtime does on load)."""
-    if "variants" not in data:
+    if "groups" not in data:
         return dict(data)
     layout, texts = data["layout"], data["texts"]
     datasets = dict(data["datasets"])
-    records = []
-    for flat in data["variants"]:
+    sizes = [len(p["values"]) for p in data["params"]]
+    width = len(layout["r"]) + len(layout["d"]) + len(layout["t"])
+    combos = list(itertools.product(*map(range, sizes)))
+    flats = [[0] * width for _ in combos]
+    for group in data["groups"]:
+        for flat, combo in zip(flats, combos, strict=True):
+            place = 0
+            for axis in group["by"]:
+                place = place * sizes[axis] + combo[axis]
+            variant = group["variants"][group["points"][place]]
+            for field, value in zip(group["fields"], variant, strict=True):
+                flat[field] = value
+    points = {}
+    table_ids: set[str] = set()
+    for flat, combo in zip(flats, combos, strict=True):
         values = iter(flat)
         record: dict[str, Any] = {"r": {name: texts[next(values)] for name in layout["r"]}, "d": {}}
         for name in layout["d"]:
@@ -241,14 +281,11 @@ def expand_page_data(data: Mapping[str, Any]) -> dict[str, Any]:
                 record["d"][name] = str(dataset)
         if layout["t"]:
             record["t"] = {name: str(next(values)) for name in layout["t"]}
-        records.append(record)
-    table_ids = {record["t"][name] for record in records for name in layout["t"]}
-    for dataset in table_ids:
-        datasets[dataset] = [[texts[cell] for cell in row] for row in datasets[dataset]]
-    sizes = [len(p["values"]) for p in data["params"]]
-    keys = ["-".join(map(str, combo)) for combo in itertools.product(*map(range, sizes))]
-    points = {key: records[variant] for key, variant in zip(keys, data["points"], strict=True)}
-    plain = {k: v for k, v in data.items() if k not in ("layout", "texts", "variants")}
+            table_ids.update(record["t"].values())
+        points["-".join(map(str, combo))] = record
+    for table in table_ids:
+        datasets[table] = [[texts[cell] for cell in row] for row in datasets[table]]
+    plain = {k: v for k, v in data.items() if k not in ("layout", "texts", "groups")}
     return {**plain, "points": points, "datasets": datasets}
 
 

@@ -1,7 +1,8 @@
 """Every page on a phone (390 px) and on a desktop (1280 px), and Korean particles in the browser.
 
-At either width no page scrolls sideways (wide tables and side-by-side charts scroll inside
-their own labelled box), and no chart text is drawn smaller than 11 CSS pixels. A readout's
+At either width no page scrolls sideways (wide tables scroll inside their own labelled box;
+side-by-side chart panels too wide for a phone are stacked, their legends wrapped and their
+plots narrowed until they fit), and no chart text is drawn smaller than 11 CSS pixels. A readout's
 Korean particle follows its value as the controls move, on the same line as the value.
 """
 
@@ -37,6 +38,9 @@ LAYOUT = """() => {
       box: svg.closest("[data-chart-view]").clientWidth,
       // Side-by-side panels keep their width and scroll in their own (labelled) box.
       fixed: svg.closest("[data-chart-view]").classList.contains("is-fixed"),
+      scrolls: svg.closest("[data-chart-view]").scrollWidth
+        > svg.closest("[data-chart-view]").clientWidth,
+      refitted: svg.closest("[data-chart-view]").classList.contains("is-refitted"),
     };
   });
   const boxes = Array.from(document.querySelectorAll(".data-table, .table-scroll")).map(box => ({
@@ -98,6 +102,43 @@ def test_no_page_scrolls_sideways_and_chart_text_stays_readable(
     finally:
         context.close()
     assert checked_charts > 20  # the live charts of every lesson were measured
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    "path", ["05-synthetic-data-audit.html", "en/05-synthetic-data-audit.html"]
+)
+def test_side_by_side_panels_of_lesson_05_reflow_on_a_phone(
+    browser: Browser, phone_site: Site, path: str
+):
+    context = browser.new_context(viewport={"width": 390, "height": 900})
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        page, watch = open_page(context, phone_site, path)
+        page.wait_for_selector(READY, state="attached")
+        settle(page)
+        charts = page.evaluate(LAYOUT)["charts"]
+        for chart in charts:
+            assert not chart["scrolls"] and chart["drawn"] <= chart["box"], (
+                f"{path}: chart {chart['chart']} needs sideways scrolling in its box at 390 px "
+                f"({chart['drawn']:.0f} px in {chart['box']} px)"
+            )
+            assert chart["smallest"] >= MIN_FONT_SIZE - 0.01, chart
+        # The panels that stand side by side on a wide screen were laid out again to fit.
+        assert sum(chart["refitted"] for chart in charts) >= 3, charts
+        # The controls still drive the refitted charts (their views were kept).
+        before = page.evaluate("Object.keys(window.explorerLesson.views).length")
+        assert before == len(charts)
+        page.locator("[data-param='rho']").first.evaluate(
+            "i => { i.value = '0'; i.dispatchEvent(new Event('input', {bubbles: true})); }"
+        )
+        page.wait_for_function(
+            "() => document.querySelector('[data-lesson]').dataset.point.split('-')[1] === '0'"
+        )
+        assert not any(chart["scrolls"] for chart in page.evaluate(LAYOUT)["charts"])
+        watch.assert_clean(path)
+    finally:
+        context.close()
 
 
 @pytest.mark.browser

@@ -3,7 +3,8 @@
 The first-load weight that the budget test and ``make bench`` compute
 (:func:`privacy_explorer.weight.first_load_weight`) must be what a browser
 really fetches; and moving a control must update each chart's existing Vega view
-(``view.data(...)``, ``view.signal(...)``, ``runAsync()``), never embed it again.
+(``view.data(...)``, ``view.signal(...)``, ``runAsync()``), never embed it again, and
+leave a chart alone when neither its rows nor its signals changed.
 Times are measured in ``make bench``, not asserted here.
 """
 
@@ -97,6 +98,60 @@ def test_ten_control_changes_update_every_chart_in_place(
         )
         watch.assert_clean(path)
         page.close()
+
+
+CHART_INPUTS = """() => {
+  // What each chart is given at the current point: its dataset ids and its signals' values.
+  const lesson = window.explorerLesson;
+  const point = lesson.data.points[lesson.key()];
+  const inputs = {};
+  Object.keys(lesson.views).forEach(name => {
+    const chart = lesson.data.charts[name];
+    inputs[name] = {
+      ids: chart.datasets.map(d => point.d[d]),
+      signals: chart.signals.map(s => lesson.state[s]),
+      runs: lesson.runs[name] || 0,
+    };
+  });
+  return inputs;
+}"""
+
+
+@pytest.mark.browser
+def test_a_chart_runs_only_when_its_rows_or_signals_change(
+    context: BrowserContext, site: Site, course_site: tuple[Path, BuildReport]
+):
+    checked: dict[str, set[bool]] = {}
+    for path in lesson_pages(course_site[1])[::2]:
+        page, watch = open_page(context, site, path)
+        page.wait_for_selector(READY, state="attached")
+        before = page.evaluate(CHART_INPUTS)
+        for step in range(12):
+            moved = page.evaluate(MOVE_CONTROL, step)
+            page.wait_for_function(
+                """count => performance.getEntriesByName("explorer:update").length === count
+                  && document.querySelector("article[data-lesson]").dataset.point
+                     === window.explorerLesson.key()""",
+                arg=step + 1,
+                timeout=TIMEOUT_MS,
+            )
+            after = page.evaluate(CHART_INPUTS)
+            for name, now in after.items():
+                was = before[name]
+                changed = now["ids"] != was["ids"] or now["signals"] != was["signals"]
+                runs = now["runs"] - was["runs"]
+                assert runs == int(changed), (
+                    f"{path}: moving {moved} ran chart {name} {runs} times, its rows or "
+                    f"signals {'changed' if changed else 'did not change'}: {was} -> {now}"
+                )
+                checked.setdefault(path, set()).add(changed)
+            before = after
+        watch.assert_clean(path)
+        page.close()
+    # Somewhere a move left a chart alone and somewhere one redrew it: both cases were seen.
+    assert {True, False} <= set().union(*checked.values()), checked
+    for lesson in ("02-membership-inference.html", "05-synthetic-data-audit.html"):
+        assert checked[lesson] == {True, False}, lesson
 
 
 @pytest.mark.browser

@@ -10,6 +10,7 @@ import contextlib
 import hashlib
 import importlib.util
 import json
+import math
 import posixpath
 import re
 import shutil
@@ -32,6 +33,7 @@ from privacy_explorer import fonts, output, render, runner
 from privacy_explorer.build import BuildReport, build, write_site
 from privacy_explorer.cli import cli
 from privacy_explorer.errors import ExplorerError
+from privacy_explorer.lesson import Grid, Param
 from privacy_explorer.output import CACHE_FOLDERS
 from privacy_explorer.project import Project, load_project
 from privacy_explorer.render import expand_page_data, render_lesson
@@ -807,6 +809,54 @@ def test_a_large_grid_is_cached_in_batches(sample_project: Path, small_batches: 
     assert not stale.exists()
 
 
+def test_compact_page_data_stores_a_field_once_per_value_of_the_parameters_it_follows() -> None:
+    grid = Grid(
+        (
+            Param("a", (1, 2, 3), 1, {"ko": "가", "en": "A"}),
+            Param("b", (1, 2), 1, {"ko": "나", "en": "B"}),
+            Param("c", (1, 2, 3, 4), 1, {"ko": "다", "en": "C"}),
+        )
+    )
+    points = {
+        grid.key(point): {
+            "r": {
+                "fixed": "7",
+                "by_a": f"a{point['a']}",
+                "by_ac": f"{point['a']}.{point['c']}",
+                "by_c": f"c{point['c']}",
+            },
+            "d": {"rows": str(point["b"])},
+        }
+        for point in grid
+    }
+    texts = render._Interned()
+    compact = render.compact_points(
+        grid,
+        points,
+        module_readouts=("fixed", "by_a", "by_ac", "by_c"),
+        used=("rows",),
+        tables=(),
+        texts=texts,
+    )
+    follows = {
+        tuple(compact["layout"]["r"][f] if f < 4 else "rows" for f in group["fields"]): (
+            group["by"],
+            len(group["points"]),
+        )
+        for group in compact["groups"]
+    }
+    assert follows == {
+        ("fixed",): ([], 1),
+        ("by_a",): ([0], 3),
+        ("by_ac",): ([0, 2], 12),
+        ("by_c",): ([2], 4),
+        ("rows",): ([1], 2),
+    }
+    params = [{"values": list(p.values)} for p in grid.params]
+    expanded = render.expand_page_data({**compact, "params": params, "datasets": {}})
+    assert expanded["points"] == points
+
+
 def test_compact_page_data_expands_to_the_plain_form(
     sample_project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -818,8 +868,16 @@ def test_compact_page_data_expands_to_the_plain_form(
         name = f"assets/data/01-dice.{lang}.js"
         plain = page_data((tmp_path / "plain" / name).read_bytes(), "01-dice")
         compact = page_data((tmp_path / "compact" / name).read_bytes(), "01-dice")
-        assert "variants" in compact and "variants" not in plain
-        assert compact["points"] == [compact["points"][i] for i in range(10)]  # grid order
+        assert "groups" in compact and "groups" not in plain and "points" not in compact
+        sizes = [len(p["values"]) for p in compact["params"]]
+        for group in compact["groups"]:
+            # One variant per combination of the parameters the group follows, in grid order.
+            assert len(group["points"]) == math.prod(sizes[axis] for axis in group["by"])
+            assert group["by"] == sorted(group["by"])
+            assert max(group["points"]) < len(group["variants"])
+        fields = sorted(field for group in compact["groups"] for field in group["fields"])
+        layout = compact["layout"]
+        assert fields == list(range(len(layout["r"]) + len(layout["d"]) + len(layout["t"])))
         expanded = expand_page_data(compact)
         assert expanded.keys() == plain.keys()
         assert expanded["points"].keys() == plain["points"].keys()

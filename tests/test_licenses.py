@@ -120,7 +120,7 @@ def page_data(site: Path, lang: str) -> dict[str, Any]:
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_page_data_equals_evaluate_at_every_grid_point(licence_site: Path, lang: str):
     data = page_data(licence_site, lang)
-    assert len(lesson.GRID) > COMPACT_POINTS_ABOVE and "variants" in data  # the compact form
+    assert len(lesson.GRID) > COMPACT_POINTS_ABOVE and "groups" in data  # the compact form
     assert (licence_site / "assets" / "data" / f"{SLUG}.{lang}.js").stat().st_size < 3_000_000
     # The live tables load later, by blocks of points in grid order: file every block.
     assert data["tableChunks"]["names"] == ["adaptation", "conditions", "reasons"]

@@ -153,6 +153,8 @@ _RELEASE_TEXT: dict[str, Text] = {
     "kernel": {"ko": "커널 (1σ)", "en": "kernel (1σ)"},
     "noise": {"ko": "복사 잡음 (1σ)", "en": "copy noise (1σ)"},
 }
+RIM = 0.03
+"""Share of a release panel's range beyond its edges whose points are still drawn (clipped)."""
 KINDS = ("fresh", "copy", "target", "neighbour")
 KIND_COLOURS = (GREY, BLUE, INK, VERMILLION)
 KIND_SHAPES = ("circle", "circle", "cross", "circle")
@@ -181,8 +183,17 @@ def _release_panel(
         axis=fixed_axis(Y_EXTENT),
     )
     release = alt.Chart(alt.Data(name="release"))
+    # Only the points in the panel's window (and a rim as wide as a point) are drawn: a
+    # clipped point still costs the page an element to build and update.
+    (x0, x1), (y0, y1) = x_domain, y_domain
+    rim_x, rim_y = RIM * (x1 - x0), RIM * (y1 - y0)
+    inside = (
+        f"datum.x >= {x0 - rim_x:.4f} && datum.x <= {x1 + rim_x:.4f} && "
+        f"datum.y >= {y0 - rim_y:.4f} && datum.y <= {y1 + rim_y:.4f}"
+    )
     synthetic = (
-        release.transform_calculate(kind=f"datum.copy ? {text['copy']!r} : {text['fresh']!r}")
+        release.transform_filter(inside)
+        .transform_calculate(kind=f"datum.copy ? {text['copy']!r} : {text['fresh']!r}")
         .mark_point(filled=True, size=14, opacity=0.8, clip=True)
         .encode(x=x, y=y, color=colour, shape=shape)
     )

@@ -26,13 +26,31 @@
     return src ? src.replace(/[^\/]*$/, "") : "assets/";
   })();
 
-  // Large grids: each distinct point is a flat list of numbers (see data.layout),
-  // each text is stored once in data.texts, and data.points lists variants in grid order.
+  // Large grids: a point is a flat list of numbers (see data.layout), each text stored once in
+  // data.texts. The fields come in groups by the parameters they follow (group.by): a group
+  // holds each distinct record of its fields once (variants) and, for every combination of
+  // its parameters' values in grid order, the variant it takes (group.points).
   function expandCompact(data) {
     var layout = data.layout;
     var texts = data.texts;
     var tableIds = {};
-    var records = data.variants.map(function (flat) {
+    var sizes = data.params.map(function (p) { return p.values.length; });
+    var width = layout.r.length + layout.d.length + layout.t.length;
+    var total = sizes.reduce(function (product, size) { return product * size; }, 1);
+    var points = {};
+    for (var index = 0; index < total; index++) {
+      var indices = [];
+      for (var k = sizes.length - 1, rest = index; k >= 0; k--) {
+        indices.unshift(rest % sizes[k]);
+        rest = Math.floor(rest / sizes[k]);
+      }
+      var flat = new Array(width);
+      data.groups.forEach(function (group) {
+        var place = 0;
+        group.by.forEach(function (axis) { place = place * sizes[axis] + indices[axis]; });
+        var variant = group.variants[group.points[place]];
+        group.fields.forEach(function (field, i) { flat[field] = variant[i]; });
+      });
       var record = { r: {}, d: {}, t: {} };
       var i = 0;
       layout.r.forEach(function (name) { record.r[name] = texts[flat[i++]]; });
@@ -45,25 +63,15 @@
         record.t[name] = id;
         tableIds[id] = true;
       });
-      return record;
-    });
+      points[indices.join("-")] = record;
+    }
     Object.keys(tableIds).forEach(function (id) {
       data.datasets[id] = data.datasets[id].map(function (row) {
         return row.map(function (cell) { return texts[cell]; });
       });
     });
-    var sizes = data.params.map(function (p) { return p.values.length; });
-    var points = {};
-    data.points.forEach(function (variant, index) {
-      var indices = [];
-      for (var k = sizes.length - 1; k >= 0; k--) {
-        indices.unshift(index % sizes[k]);
-        index = Math.floor(index / sizes[k]);
-      }
-      points[indices.join("-")] = records[variant];
-    });
     data.points = points;
-    delete data.variants;
+    delete data.groups;
   }
 
   // A hash longer than this is read only this far: no state of ours is nearly as long.
@@ -122,6 +130,8 @@
     this.data = data;
     this.params = data.params;
     this.views = {};
+    this.shown = {}; // per chart: the dataset ids and signal values its view holds
+    this.runs = {}; // per chart: how many updates ran its view
     this.chunkLoads = {};
     this.readState();
   }
@@ -480,20 +490,34 @@
     figure.appendChild(note);
   };
 
+  // A chart is given only what changed: the rows of a dataset whose id differs from the one it
+  // shows (copying rows and re-running the dataflow is most of an update's time), the signals
+  // whose value moved; a chart with neither is not run at all.
   Lesson.prototype.updateView = function (name, point) {
     var view = this.views[name];
     var chart = this.data.charts[name];
     if (!view || !chart) return Promise.resolve();
     var data = this.data;
     var state = this.state;
+    var shown = this.shown[name] || (this.shown[name] = {});
+    var changed = false;
     chart.datasets.forEach(function (dataset) {
       var id = point.d[dataset];
-      if (id !== undefined) view.data(dataset, freshRows(data.datasets[id]));
+      if (id === undefined || shown["d:" + dataset] === id) return;
+      view.data(dataset, freshRows(data.datasets[id]));
+      shown["d:" + dataset] = id;
+      changed = true;
     });
     chart.signals.forEach(function (signal) {
       var param = data.params.filter(function (p) { return p.name === signal; })[0];
-      view.signal(signal, param.values[state[signal]]);
+      var value = param.values[state[signal]];
+      if (shown["s:" + signal] === value) return;
+      view.signal(signal, value);
+      shown["s:" + signal] = value;
+      changed = true;
     });
+    if (!changed) return Promise.resolve();
+    this.runs[name] = (this.runs[name] || 0) + 1; // for the browser tests
     return view.runAsync();
   };
 
@@ -566,6 +590,169 @@
     ]).catch(function () {});
   }
 
+  // The y encodings of a panel and of its layers, at any depth.
+  function rowEncodings(panel) {
+    var found = [];
+    (panel.layer || [panel]).forEach(function (part) {
+      if (part.layer) found = found.concat(rowEncodings(part));
+      else if (part.encoding && part.encoding.y) found.push(part.encoding.y);
+    });
+    return found;
+  }
+
+  // Panels that left their row labels to the panel on their left (the same y field with
+  // `axis: null` or `labels: false`) show their own once stacked, as that panel does.
+  function ownRowLabels(panels) {
+    var shown = {};
+    panels.forEach(function (panel) {
+      rowEncodings(panel).forEach(function (y) {
+        if (y.field && y.axis && y.axis.labels !== false && !shown[y.field]) shown[y.field] = y.axis;
+      });
+    });
+    panels.forEach(function (panel) {
+      rowEncodings(panel).forEach(function (y) {
+        if (y.axis === null && shown[y.field]) {
+          y.axis = JSON.parse(JSON.stringify(shown[y.field]));
+        } else if (y.axis && y.axis.labels === false) {
+          delete y.axis.labels;
+          delete y.axis.ticks;
+        }
+      });
+    });
+  }
+
+  // Legends laid out in one row above or below a chart wrap into this many columns at first,
+  // and into one column fewer each time the chart is still too wide.
+  var LEGEND_COLUMNS = 3;
+
+  // Whether a one-row legend of `spec` (at any depth) was told to wrap, or to wrap narrower.
+  function wrapLegends(spec) {
+    var wrapped = false;
+    (function visit(node) {
+      if (Array.isArray(node)) {
+        node.forEach(visit);
+      } else if (node && typeof node === "object") {
+        var legend = node.legend;
+        var row = legend && (legend.direction === "horizontal" || /top|bottom/.test(legend.orient));
+        if (row && (legend.columns === undefined || legend.columns > 1)) {
+          legend.columns = legend.columns === undefined ? LEGEND_COLUMNS : legend.columns - 1;
+          wrapped = true;
+        }
+        Object.keys(node).forEach(function (key) {
+          if (key !== "datasets" && key !== "data") visit(node[key]);
+        });
+      }
+    })(spec);
+    return wrapped;
+  }
+
+  // The shortest a row label is cut to (CSS px) when plots can narrow no more.
+  var NARROWEST_LABEL = 80;
+
+  // At most this many layouts are tried after the first (stack, wrap legends, narrow plots).
+  var FIT_STEPS = 6;
+
+  // The smallest plot width (CSS px) a panel is narrowed to on a small screen.
+  var NARROWEST_PANEL = 160;
+
+  // `title` (a text or a Vega-Lite title object) broken at spaces into `lines` lines of
+  // about equal length; null when it has too few words for that.
+  function titleInLines(title, lines) {
+    var object = typeof title === "object" && title !== null && !Array.isArray(title);
+    var text = object ? title.text : title;
+    if (typeof text !== "string") return null;
+    var words = text.split(" ");
+    if (words.length < lines) return null;
+    var each = Math.ceil(text.length / lines);
+    var broken = [""];
+    words.forEach(function (word) {
+      var line = broken[broken.length - 1];
+      if (line && line.length + 1 + word.length > each) broken.push(word);
+      else broken[broken.length - 1] = line ? line + " " + word : word;
+    });
+    if (broken.length < 2) return null;
+    if (!object) return broken;
+    var copy = JSON.parse(JSON.stringify(title));
+    copy.text = broken;
+    return copy;
+  }
+
+  // How far (CSS px) from the left of `holder` the drawn parts of role `role` reach.
+  function reach(holder, role) {
+    var left = holder.getBoundingClientRect().left;
+    var found = 0;
+    holder.querySelectorAll(".role-" + role).forEach(function (part) {
+      found = Math.max(found, part.getBoundingClientRect().right - left);
+    });
+    return found;
+  }
+
+  // `spec`, drawn in `holder` too wide for its `box` px, one step narrower: side-by-side
+  // panels are stacked; a title wider than the box is broken into lines; a one-row legend
+  // wider than it wraps into columns; else stacked panels lose the overflow from their width
+  // (a square panel stays square), down to NARROWEST_PANEL; then long row labels are cut.
+  // Null when there is nothing left to do.
+  function fittedPanels(spec, holder, box) {
+    var fitted = JSON.parse(JSON.stringify(spec));
+    var overflow = holder.scrollWidth - box;
+    var changed = false;
+    if (fitted.hconcat) {
+      fitted.vconcat = fitted.hconcat;
+      delete fitted.hconcat;
+      ownRowLabels(fitted.vconcat);
+      changed = true;
+    }
+    var title = reach(holder, "title");
+    if (title > box && fitted.title) {
+      var lines = titleInLines(fitted.title, Math.ceil(title / box) + (fitted.wrappedTitle || 0));
+      if (lines) {
+        fitted.title = lines;
+        fitted.wrappedTitle = (fitted.wrappedTitle || 0) + 1; // dropped below, before embedding
+        changed = true;
+      }
+    }
+    if (reach(holder, "legend") > box && wrapLegends(fitted)) changed = true;
+    if (changed) return fitted;
+    var narrowed = false;
+    (fitted.vconcat || []).forEach(function (panel) {
+      if (typeof panel.width !== "number" || panel.width <= NARROWEST_PANEL) return;
+      var width = Math.max(NARROWEST_PANEL, panel.width - overflow);
+      if (panel.height === panel.width) panel.height = width;
+      panel.width = width;
+      narrowed = true;
+    });
+    if (narrowed) return fitted;
+    // Plots at their narrowest: long row labels are cut short (with "…"; tooltips and the
+    // table beside the chart still give them whole).
+    var cut = false;
+    (fitted.vconcat || []).forEach(function (panel) {
+      rowEncodings(panel).forEach(function (y) {
+        if (!y.axis) return;
+        var limit = Math.max(NARROWEST_LABEL, (y.axis.labelLimit || y.axis.maxExtent || 180) - overflow - 4);
+        if (limit >= (y.axis.labelLimit || Infinity)) return;
+        y.axis.labelLimit = limit;
+        if (y.axis.maxExtent) y.axis.maxExtent = Math.min(y.axis.maxExtent, limit + 8);
+        cut = true;
+      });
+    });
+    return cut ? fitted : null;
+  }
+
+  // Panels wider than their box (on a phone) are drawn again, when the page opens, a step
+  // narrower each time while still too wide (see fittedPanels).
+  function fitToBox(holder, target, spec, result, tries) {
+    var box = target.clientWidth;
+    var fitted = holder.scrollWidth > box && tries > 0 ? fittedPanels(spec, holder, box) : null;
+    if (!fitted) return result;
+    result.finalize();
+    holder.replaceChildren();
+    target.classList.add("is-refitted");
+    var drawn = JSON.parse(JSON.stringify(fitted));
+    delete drawn.wrappedTitle;
+    return window.vegaEmbed(holder, drawn, { actions: false, renderer: "svg" })
+      .then(function (again) { return fitToBox(holder, target, fitted, again, tries - 1); });
+  }
+
   Lesson.prototype.embedCharts = function () {
     var self = this;
     var figures = this.article.querySelectorAll("[data-chart]");
@@ -586,6 +773,9 @@
       target.appendChild(holder);
       self.keepDefaultRows(name, spec);
       return window.vegaEmbed(holder, spec, { actions: false, renderer: "svg" })
+        .then(function (result) {
+          return fitToBox(holder, target, spec, result, FIT_STEPS);
+        })
         .then(function (result) {
           self.views[name] = result.view;
           if (fallback) fallback.hidden = true;
@@ -916,7 +1106,7 @@
       article.insertBefore(note, article.firstChild);
       return;
     }
-    if (data.variants) expandCompact(data);
+    if (data.groups) expandCompact(data);
     var lesson = new Lesson(article, data);
     article.classList.add("is-interactive");
     scopeControls(article);
