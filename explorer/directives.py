@@ -43,10 +43,14 @@ __all__ = [
     "Directive",
     "DirectiveKind",
     "PageInputs",
+    "any_names",
     "check_directives",
+    "is_block",
     "kind",
+    "one_name",
     "register",
     "render_directive",
+    "written_kinds",
 ]
 
 
