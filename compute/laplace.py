@@ -12,7 +12,13 @@ scale: changing ``ε`` rescales the noise rather than redrawing it.
 
 Two queries come with their sensitivities: :func:`count_query` (Δ = 1 record)
 and :func:`bounded_mean_query`, a mean with a public denominator (Δ =
-``upper / slots``, see :func:`bounded_mean_sensitivity`).
+``upper / slots``, see :func:`bounded_mean_sensitivity`). The clip that bounds
+the mean costs bias (:func:`clip_bias`), its bound costs noise; the release's
+root mean squared error adds both (:func:`release_rmse`).
+
+Many sampled releases can be checked against the exact distribution: a
+histogram drawn as a density (:func:`density_histogram`) and the probability of
+landing within a few scales of the true answer (:func:`within_scales_probability`).
 
 >>> float(laplace_density(0.0, loc=0.0, scale=2.0))  # 1 / (2b) at the centre
 0.25
@@ -27,25 +33,30 @@ mechanism and protects no real data.
 from __future__ import annotations
 
 import math
-from typing import overload
+from typing import NamedTuple, overload
 
 import numpy as np
 import numpy.typing as npt
 
 __all__ = [
     "COUNT_SENSITIVITY",
+    "DensityHistogram",
     "answer_grid",
     "bounded_mean_query",
     "bounded_mean_sensitivity",
+    "clip_bias",
     "count_query",
+    "density_histogram",
     "laplace_cdf",
     "laplace_density",
     "laplace_noise",
     "log_density_ratio",
     "mean_absolute_error",
     "nonzero_uniforms",
+    "release_rmse",
     "seeded_uniforms",
     "strongest_record",
+    "within_scales_probability",
     "without_record",
 ]
 
@@ -260,6 +271,63 @@ def answer_grid(
     return grid
 
 
+def within_scales_probability(multiple: float) -> float:
+    """The probability that ``Lap(loc, b)`` lands within ``multiple`` scales of ``loc``.
+
+    ``P(|Z| ≤ t·b) = 1 − e^{−t}``, the same for every scale ``b``: within one
+    scale of the true answer ``1 − 1/e`` ≈ 63.2 % of releases land.
+
+    >>> round(within_scales_probability(1.0), 6)
+    0.632121
+    """
+    if not (math.isfinite(multiple) and multiple >= 0):
+        raise ValueError(f"multiple must be a finite number >= 0, got {multiple!r}")
+    return -math.expm1(-multiple)
+
+
+class DensityHistogram(NamedTuple):
+    """Sampled values counted in bins of equal width and scaled to a density."""
+
+    edges: FloatArray
+    """The bin edges, increasing; one more than the bins."""
+    counts: npt.NDArray[np.int64]
+    """How many values fall in each bin (the last bin includes its right edge)."""
+    densities: FloatArray
+    """``counts / (number of values · bin width)``: the bars integrate to 1."""
+
+
+def density_histogram(values: npt.ArrayLike, centre: float, width: float) -> DensityHistogram:
+    """A histogram of ``values`` as a density, with bins of ``width`` and an edge at ``centre``.
+
+    The bins reach from the smallest to the largest value, so every value is
+    counted and the bars integrate to exactly 1. Putting an edge at ``centre``
+    (the true answer) keeps the Laplace density's peak on a bin edge, so the
+    bins on either side of it are mirror images.
+
+    Parameters
+    ----------
+    values
+        The sampled values, at least one, all finite.
+    centre
+        A value every bin edge is a whole number of widths away from.
+    width
+        The bin width, > 0.
+    """
+    if not (math.isfinite(width) and width > 0):
+        raise ValueError(f"width must be a finite number > 0, got {width!r}")
+    records = np.asarray(values, dtype=float).ravel()
+    if records.size == 0 or not np.isfinite(records).all():
+        raise ValueError("values must be at least one finite number")
+    # Every value is placed by the same arithmetic that places the edges, so none is lost
+    # to rounding at the ends: the bin of v is floor((v − centre) / width).
+    position = np.floor((records - centre) / width)
+    first, last = int(position.min()), int(position.max())
+    edges: FloatArray = centre + width * np.arange(first, last + 2, dtype=float)
+    counts = np.bincount((position - first).astype(np.int64), minlength=last - first + 1)
+    densities: FloatArray = counts / (records.size * width)
+    return DensityHistogram(edges, counts.astype(np.int64), densities)
+
+
 # --- Datasets, neighbours and queries ---------------------------------------------------
 
 
@@ -329,6 +397,33 @@ def bounded_mean_sensitivity(slots: int, upper: float) -> float:
     """
     _check_bounds(slots, upper)
     return upper / slots
+
+
+def clip_bias(values: npt.ArrayLike, upper: float) -> float:
+    """How far clipping to [0, ``upper``] moves the mean of ``values``: clipped mean − mean.
+
+    Never positive for values ≥ 0, and exactly 0 when no value exceeds ``upper``.
+    The bounded mean with as many slots as records is the clipped mean, so this
+    is also its bias against the plain mean of the data.
+    """
+    _check_bounds(1, upper)
+    records = _records(values)
+    if records.size == 0:
+        raise ValueError("there are no records")
+    # Summing the changes (0 for every unclipped value) keeps "no clip" at exactly 0.
+    return float(np.sum(np.clip(records, 0.0, upper) - records) / records.size)
+
+
+def release_rmse(bias: float, scale: float) -> float:
+    """Root mean squared error of ``answer + bias + Lap(0, scale)`` against ``answer``.
+
+    The Laplace noise has mean 0 and variance ``2·scale²``, so the squared
+    error splits into ``bias² + 2·scale²``.
+    """
+    _check_scale(scale)
+    if not math.isfinite(bias):
+        raise ValueError(f"bias must be a finite number, got {bias!r}")
+    return math.sqrt(bias * bias + 2.0 * scale * scale)
 
 
 def mean_absolute_error(noisy: npt.ArrayLike, true_answer: float) -> float:

@@ -20,6 +20,7 @@ Markdown reader itself (see :mod:`privacy_explorer.quiz`).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -59,7 +60,8 @@ class Directive:
     """An interactive element the author placed in the Markdown."""
 
     kind: str
-    """A name in :data:`KINDS`: ``controls``, ``chart``, ``table``, ``readout`` or ``quiz``."""
+    """A name in :data:`KINDS`: ``controls``, ``chart``, ``table``, ``changes``, ``readout``
+    or ``quiz``."""
     names: tuple[str, ...]
     """What it refers to: parameter, chart, table or readout names (none for a quiz)."""
     line: int
@@ -174,6 +176,16 @@ def one_name(
             f"{where}: '{kind}' takes exactly one name, e.g. {{{{< {kind} NAME >}}}}{more}"
         )
     return Directive(kind, arguments, line)
+
+
+def _parse_changes(arguments: tuple[str, ...], line: int, where: str) -> Directive:
+    """``{{< changes NAME ... >}}``: one name or more, readouts and live tables."""
+    if not arguments:
+        raise ContentError(
+            f"{where}: 'changes' names the readouts and tables it compares, "
+            "e.g. {{< changes status conditions >}}"
+        )
+    return Directive("changes", arguments, line)
 
 
 def _parse_readout(arguments: tuple[str, ...], line: int, where: str) -> Directive:
@@ -302,6 +314,21 @@ def _render_table(directive: Directive, page: PageInputs) -> str:
     )
 
 
+def _render_changes(directive: Directive, page: PageInputs) -> str:
+    module, lang = page.module, page.context.lang
+    compared: list[dict[str, Any]] = []
+    for name in directive.names:
+        if name in module.readouts:
+            compared.append({"readout": name, "label": module.readouts[name].label[lang]})
+        else:
+            table = module.tables[name]
+            columns = [column.label[lang] for column in table.columns]
+            compared.append({"table": name, "columns": columns})
+    return str(
+        page.components.changes(json.dumps(compared, ensure_ascii=False), page.context.strings)
+    )
+
+
 def _render_chart(directive: Directive, page: PageInputs) -> str:
     name = directive.names[0]
     spec = page.specs[name]
@@ -383,6 +410,16 @@ register(
             f"table '{name}' is defined but not placed; "
             f"add '{{{{< table {name} >}}}}' on a line of its own"
         ),
+    )
+)
+register(
+    DirectiveKind(
+        "changes",
+        "block",
+        _render_changes,
+        parse=_parse_changes,
+        defined=lambda module: (*module.readouts, *module.tables),
+        noun="readout or table",
     )
 )
 register(

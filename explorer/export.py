@@ -77,9 +77,13 @@ class Lesson:
     """Its embed page, by path in the site (``en/embed/<slug>.html``)."""
 
 
-def _chunks(files: Mapping[str, bytes], slug: str) -> list[str]:
-    """The lesson's data chunks (``assets/data/<slug>.<n>.js``), loaded by the runtime."""
-    pattern = re.compile(rf"assets/data/{re.escape(slug)}\.[0-9]+\.js")
+def _chunks(files: Mapping[str, bytes], lesson: Lesson) -> list[str]:
+    """The lesson's data chunks (``assets/data/<slug>.<n>.js``, and the table chunks
+    ``assets/data/<slug>.<lang>.<n>.js`` of its page's language), loaded by the runtime."""
+    top = lesson.page.split("/", 1)[0]
+    lang = top if top in LANGUAGES else LANGUAGES[0]
+    slug = lesson.slug
+    pattern = re.compile(rf"assets/data/{re.escape(slug)}\.(?:{lang}\.)?[0-9]+\.js")
     return sorted(path for path in files if pattern.fullmatch(path))
 
 
@@ -214,7 +218,7 @@ def single_file(
     # Scripts last: their text is code, not markup, and must not be rewritten.
     html = _SCRIPT.sub(lambda m: _packed_script(files[_resolve(page, m.group(1))]), html)
     # The chunks of LAZY datasets go in first, so the runtime finds their rows already filed.
-    chunks = "".join(_packed_script(files[path]) + "\n" for path in _chunks(files, lesson.slug))
+    chunks = "".join(_packed_script(files[path]) + "\n" for path in _chunks(files, lesson))
     first = html.index('<script type="application/gzip" data-packed>')
     html = html[:first] + chunks + html[first:]
     last = html.rindex("data-packed>")
@@ -313,7 +317,7 @@ def scorm_package(
     for lesson in lessons:
         own[lesson.slug] = [lesson.page]
         references = _references(pages[lesson.page], lesson.page)
-        for path in [*references, *_chunks(files, lesson.slug)]:
+        for path in [*references, *_chunks(files, lesson)]:
             if lesson.slug in path:
                 own[lesson.slug].append(path)
             else:

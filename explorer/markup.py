@@ -3,8 +3,9 @@
 Authors write ordinary Markdown plus:
 
 * ``$...$`` and ``$$...$$`` — LaTeX, turned into MathML at build time;
-* ``{{< controls [NAME ...] >}}``, ``{{< chart NAME >}}`` and ``{{< table NAME >}}`` on a
-  line of their own;
+* ``{{< controls [NAME ...] >}}``, ``{{< chart NAME >}}``, ``{{< table NAME >}}`` and
+  ``{{< changes NAME ... >}}`` (what the last control change did to the readouts and
+  live tables named) on a line of their own;
 * ``{{< readout NAME >}}`` inside a sentence;
 * ``{{< quiz >}}`` ... ``{{< /quiz >}}`` around a predict-then-reveal question
   (see :mod:`privacy_explorer.quiz`).

@@ -84,7 +84,8 @@ def page_texts(files: Mapping[str, str | bytes], page: str) -> list[str]:
     """The text of ``page`` and of every site file it can show text from.
 
     Those are the page data scripts it loads (``assets/data/<lesson>.<lang>.js``)
-    and the chunk scripts of the same lesson (``assets/data/<lesson>.<n>.js``),
+    and the chunk scripts of the same lesson (``assets/data/<lesson>.<n>.js``, and
+    ``assets/data/<lesson>.<lang>.<n>.js`` of its language),
     which the runtime loads when a control needs their rows.
     """
     html = _text(files[page])
@@ -96,7 +97,9 @@ def page_texts(files: Mapping[str, str | bytes], page: str) -> list[str]:
         if found is None or path not in files:
             continue
         texts.append(_unescape_json(_text(files[path])))
-        chunk = re.compile(rf"assets/data/{re.escape(found.group(1))}\.\d+\.js")
+        # Chunks of chart rows serve every language; chunks of table cells, one (lazy.py).
+        lang = path.removesuffix(".js").rsplit(".", 1)[1]
+        chunk = re.compile(rf"assets/data/{re.escape(found.group(1))}\.(?:{lang}\.)?\d+\.js")
         texts.extend(_unescape_json(_text(files[p])) for p in sorted(files) if chunk.fullmatch(p))
     return texts
 

@@ -23,7 +23,7 @@ from privacy_explorer import fonts as font_tools
 from privacy_explorer.charts import ChartSpec
 from privacy_explorer.directives import Directive, PageInputs, render_directive
 from privacy_explorer.errors import location
-from privacy_explorer.lazy import chunk_files
+from privacy_explorer.lazy import chunk_files, lazy_tables, table_chunk_files
 from privacy_explorer.lesson import LANGUAGES
 from privacy_explorer.markup import ParsedMarkdown
 from privacy_explorer.modules import LessonModule
@@ -162,7 +162,14 @@ def _lesson_files(
         if module is not None and run is not None:
             placed = item.placed("table", lang)
             tables = tuple(live_tables(module, placed, summary))
+            # Live tables named in LAZY load their cells later, in chunks (see lazy.py).
+            later = tuple(name for name in tables if name in module.lazy)
+            tables = tuple(name for name in tables if name not in later)
             data = lesson_data(module, run.results, specs, lang, tables, lazy)
+            if later:
+                cut = lazy_tables(module.grid, module.tables, run.results, later, lang)
+                data["tableChunks"] = cut.page_data()
+                files.update(table_chunk_files(lesson.slug, cut))
             files[f"assets/data/{lesson.slug}.{lang}.js"] = data_script(lesson.slug, data)
         page = lesson.pages[lang]
         render_page = functools.partial(

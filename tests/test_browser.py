@@ -92,6 +92,9 @@ STEPS: list[tuple[str, str, int]] = [
     ("releases", "ArrowRight", 1),
     ("query", "ArrowRight", 1),
     ("query", "click", 0),
+    ("clip", "ArrowLeft", 2),
+    ("clip", "Home", 0),
+    ("clip", "End", 4),
 ]
 
 
@@ -115,20 +118,21 @@ def test_controls_switch_charts_and_readouts_to_precomputed_points(
 def test_hash_opens_and_follows_a_shared_state(context: BrowserContext, site: Site):
     lang = LANGUAGES[-1]
     page, watch = open_page(
-        context, site, f"{PREFIX[lang]}{SLUG}.html#query=mean&epsilon=0.2&releases=12"
+        context, site, f"{PREFIX[lang]}{SLUG}.html#query=mean&epsilon=0.2&releases=12&clip=60"
     )
     page.wait_for_selector(READY, state="attached")
-    state = {"query": 1, "epsilon": 2, "releases": 11}
-    assert DP.point_of(state) == {"query": "mean", "epsilon": 0.2, "releases": 12}
+    state = {"query": 1, "epsilon": 2, "releases": 11, "clip": 1}
+    assert DP.point_of(state) == {"query": "mean", "epsilon": 0.2, "releases": 12, "clip": 60.0}
     DP.wait_for_point(page, state)
     DP.assert_shows(page, state, lang)
     assert page.locator("input[data-param=query][value='1']").is_checked()
     assert page.locator("output[data-output=epsilon]").inner_text() == "0.2"
     assert page.locator("output[data-output=releases]").inner_text() == "12"
+    assert page.locator("output[data-output=clip]").inner_text() == "60 MPa"
 
     # Editing the hash by hand (or following a shared link on the same page) moves everything.
-    page.evaluate("location.hash = 'query=count&epsilon=5&releases=1'")
-    state = {"query": 0, "epsilon": 6, "releases": 0}
+    page.evaluate("location.hash = 'query=count&epsilon=5&releases=1&clip=150'")
+    state = {"query": 0, "epsilon": 6, "releases": 0, "clip": 4}
     DP.wait_for_point(page, state)
     DP.assert_shows(page, state, lang)
     watch.assert_clean("hash")

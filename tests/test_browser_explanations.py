@@ -77,8 +77,8 @@ def test_posterior_chart_prints_the_closed_form_bound_at_the_current_epsilon(
     page, watch = DP.open(context, site, lang)
     for epsilon in (1.0, 5.0, 0.05):
         index = dp.EPSILONS.index(epsilon)
-        page.evaluate(f"location.hash = 'query=count&epsilon={epsilon:g}&releases=1'")
-        state = {"query": 0, "epsilon": index, "releases": 0}
+        page.evaluate(f"location.hash = 'query=count&epsilon={epsilon:g}&releases=1&clip=100'")
+        state = {"query": 0, "epsilon": index, "releases": 0, "clip": 3}
         DP.wait_for_point(page, state)
         shown = DP.assert_shows(page, state, lang)
         assert shown["views"]["posterior"]["signals"] == {"epsilon": epsilon}

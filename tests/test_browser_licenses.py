@@ -7,13 +7,19 @@ against :func:`compute.licensing.evaluate`, run here.
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+from typing import Any
+
 import pytest
+import yaml
 from lessonpage import PREFIX, TIMEOUT_MS, LessonPage, Site, open_page
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from compute import licensing
 from compute.lessons import licenses as lic
 from privacy_explorer.lesson import LANGUAGES
+from privacy_explorer.project import builtin_templates_dir
 
 SLUG = "04-licenses"
 LICENSES = LessonPage(lic, SLUG)
@@ -163,3 +169,237 @@ def test_without_javascript_the_default_verdict_and_the_rule_table_show(
         watch.assert_clean("no JavaScript")
     finally:
         context.close()
+
+
+# --- "What changed" and the table chunks ----------------------------------------------------
+
+STRINGS = yaml.safe_load((builtin_templates_dir() / "strings.yml").read_text("utf-8"))
+COMPARED = ("status", "adaptation_licenses", "conditions", "reasons")
+"""What the page's {{< changes >}} compares, in its order."""
+
+
+def verdict_tables(state: dict[str, int], lang: str) -> dict[str, list[list[str]]]:
+    """The conditions and reasons tables at ``state``, from evaluate() itself."""
+    point = LICENSES.point_of(state)
+    verdict = licensing.evaluate(**point)
+    rows = lic.verdict_rows(verdict, {name: point[name] for name in ("data", "model", "code")})
+    tables = {t.name: t for t in lic.TABLES}
+    return {name: [tables[name].cells(row, lang) for row in rows[name]] for name in rows}
+
+
+def expected_changes(before: dict[str, int], after: dict[str, int], lang: str) -> list[str]:
+    """The lines the view must show for a change from ``before`` to ``after``."""
+    labels = {r.name: r.label[lang] for r in lic.READOUTS}
+    columns = {t.name: [c.label[lang] for c in t.columns] for t in lic.TABLES}
+    readouts = (LICENSES.python_readouts(before, lang), LICENSES.python_readouts(after, lang))
+    tables = (verdict_tables(before, lang), verdict_tables(after, lang))
+    lines = []
+    for name in COMPARED:
+        if name in labels:
+            if readouts[0][name] != readouts[1][name]:
+                lines.append(f"{labels[name]}: {readouts[0][name]} \u2192 {readouts[1][name]}")
+            continue
+        before_rows, after_rows = tables[0][name], tables[1][name]
+
+        def text(row: list[str], name: str = name) -> str:
+            return "; ".join(f"{c}: {cell}" for c, cell in zip(columns[name], row, strict=True))
+
+        def partner(row: list[str], rows: list[list[str]], own: list[list[str]]) -> Any:
+            """The row of ``rows`` that the first cell names, when it names one on each side."""
+            same = [other for other in rows if other[0] == row[0]]
+            if len(same) == 1 and sum(other[0] == row[0] for other in own) == 1:
+                return same[0]
+            return None
+
+        was, now = [text(r) for r in before_rows], [text(r) for r in after_rows]
+        for row in after_rows:
+            if text(row) in was:
+                continue
+            old = partner(row, before_rows, after_rows)
+            if old is None:
+                lines.append(f"{STRINGS['changes_added'][lang]} \u2014 {text(row)}")
+                continue
+            moved = [
+                f"{columns[name][c]}: {old[c]} \u2192 {cell}"
+                for c, cell in enumerate(row)
+                if c and cell != old[c]
+            ]
+            head = f"{columns[name][0]}: {row[0]}"
+            lines.append(f"{STRINGS['changes_changed'][lang]} \u2014 {head}; " + "; ".join(moved))
+        for row in before_rows:
+            if text(row) not in now and partner(row, after_rows, before_rows) is None:
+                lines.append(f"{STRINGS['changes_removed'][lang]} \u2014 {text(row)}")
+    return lines
+
+
+def shown_changes(page: Page, before: dict[str, int], after: dict[str, int]) -> dict[str, Any]:
+    page.wait_for_function(
+        "([from, key]) => { const v = document.querySelector('[data-changes]');"
+        " return v.dataset.from === from && v.dataset.point === key; }",
+        arg=[LICENSES.key_of(before), LICENSES.key_of(after)],
+        timeout=TIMEOUT_MS,
+    )
+    return page.evaluate(
+        """() => {
+          const view = document.querySelector("[data-changes]");
+          const state = view.querySelector("[data-changes-state]");
+          return {
+            lines: Array.from(view.querySelectorAll("[data-changes-list] li"))
+              .map(li => li.textContent),
+            listHidden: view.querySelector("[data-changes-list]").hidden,
+            state: state.hidden ? null : state.textContent,
+            busy: document.querySelectorAll("[aria-busy]").length,
+          };
+        }"""
+    )
+
+
+def announced(page: Page, key: str) -> str:
+    page.wait_for_function(
+        "key => document.querySelector('[data-announcer]').dataset.point === key",
+        arg=key,
+        timeout=TIMEOUT_MS,
+    )
+    return str(page.locator("[data-announcer]").text_content())
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_what_changed_compares_the_two_settings_as_evaluate_does(
+    context: BrowserContext, site: Site, lang: str
+):
+    page, watch = LICENSES.open(context, site, lang)
+    view = page.locator("[data-changes]")
+    assert view.locator("[data-changes-state]").inner_text() == STRINGS["changes_start"][lang]
+    assert view.get_attribute("aria-live") is None  # the page's one polite region speaks
+    before = LICENSES.default_state()
+    steps = [
+        ("data", INDEX["data"]["CC-BY-NC-4.0"]),  # allowed -> not allowed, NC comes in
+        ("commercial", 0),  # not allowed -> needs review
+        ("data", INDEX["data"]["CC-BY-SA-4.0"]),
+    ]
+    verdicts = set()
+    for name, index in steps:
+        LICENSES.move(page, name, "click", index)
+        after = {**before, name: index}
+        LICENSES.wait_for_point(page, after)
+        shown = shown_changes(page, before, after)
+        expected = expected_changes(before, after, lang)
+        assert shown["lines"] == expected, (name, index)
+        assert shown["state"] is None and not shown["listHidden"] and not shown["busy"]
+        old, new = (licensing.evaluate(**LICENSES.point_of(s)) for s in (before, after))
+        if old.status != new.status:
+            labels = (lic.STATUS_LABELS[old.status][lang], lic.STATUS_LABELS[new.status][lang])
+            line = f"{lic.READOUTS[0].label[lang]}: {labels[0]} \u2192 {labels[1]}"
+            assert line in shown["lines"]
+            verdicts.add((old.status, new.status))
+        added = {c.code for c in new.conditions} - {c.code for c in old.conditions}
+        for code in added:  # a new condition is named, by the checker's own words
+            assert any(licensing.CONDITIONS[code][lang] in line for line in shown["lines"])
+        # The polite region says the change and then the same lines.
+        assert expected[0] in announced(page, LICENSES.key_of(after))
+        before = after
+    assert len(verdicts) >= 2
+    # A change that moves nothing compared says so, and the list goes.
+    name, index = next(
+        (p.name, i)
+        for p in lic.GRID.params
+        for i in range(len(p.values))
+        if i != before[p.name] and not expected_changes(before, {**before, p.name: i}, lang)
+    )
+    LICENSES.move(page, name, "click", index)
+    after = {**before, name: index}
+    LICENSES.wait_for_point(page, after)
+    shown = shown_changes(page, before, after)
+    assert shown == {"lines": [], "listHidden": True, "state": STRINGS["changes_none"][lang],
+                     "busy": 0}  # fmt: skip
+    assert STRINGS["changes_none"][lang] in announced(page, LICENSES.key_of(after))
+    watch.assert_clean("what changed")
+
+
+HOLD_TABLE_CHUNKS = """() => {
+  // Table chunks arrive only when the test says so: a slow network, made deterministic.
+  const append = document.head.appendChild.bind(document.head);
+  window.heldChunks = [];
+  document.head.appendChild = node => {
+    if (/data\\/04-licenses\\.[a-z]{2}\\.\\d+\\.js$/.test(node.getAttribute("src") || "")) {
+      window.heldChunks.push(() => append(node));
+      return node;
+    }
+    return append(node);
+  };
+}"""
+
+
+@pytest.mark.browser
+def test_tables_wait_busy_with_their_rows_until_their_chunk_is_here(
+    context: BrowserContext, site: Site
+):
+    lang = LANGUAGES[0]
+    page, watch = LICENSES.open(context, site, lang)
+    # Opening the page loads no table chunk: the default point's rows are in the HTML.
+    assert not [url for url in watch.requests if f"{SLUG}.{lang}." in url.rsplit("/", 1)[-1]
+                and url.endswith(".js") and not url.endswith(f"{SLUG}.{lang}.js")]  # fmt: skip
+    before = LICENSES.default_state()
+    shown_before = shown_verdict(page)
+    page.evaluate(HOLD_TABLE_CHUNKS)
+    after = {**before, "data": INDEX["data"]["NONE"]}
+    LICENSES.move(page, "data", "click", after["data"])
+    page.wait_for_function("() => window.heldChunks.length > 0")
+    # The readouts follow at once; the tables keep the rows they had, marked busy.
+    assert (
+        page.locator("[data-readout=status]").text_content()
+        == expected_verdict(after, lang)["status"]
+    )
+    assert shown_verdict(page)["reasons"] == shown_before["reasons"]
+    busy = page.evaluate(
+        "Array.from(document.querySelectorAll('[aria-busy=true]')).map(e => "
+        "e.dataset.table || 'changes')"
+    )
+    assert sorted(busy) == ["adaptation", "changes", "conditions", "reasons"]
+    assert page.evaluate("document.querySelector('article').dataset.point") != LICENSES.key_of(
+        after
+    )
+    page.evaluate("() => { window.heldChunks.forEach(release => release()); }")
+    LICENSES.wait_for_point(page, after)
+    assert shown_verdict(page) == expected_verdict(after, lang)
+    assert page.locator("[aria-busy]").count() == 0
+    assert shown_changes(page, before, after)["lines"] == expected_changes(before, after, lang)
+    watch.assert_clean("held table chunks")
+
+
+@pytest.mark.browser
+def test_tables_whose_chunk_cannot_load_say_so_instead_of_showing_old_rows(
+    context: BrowserContext, site: Site, tmp_path: Path
+):
+    lang = LANGUAGES[-1]
+    page, watch = LICENSES.open(context, site, lang)
+    chunks = sorted((site.folder / "assets" / "data").glob(f"{SLUG}.{lang}.[0-9]*.js"))
+    assert chunks
+    for chunk in chunks:
+        shutil.move(chunk, tmp_path / chunk.name)
+    try:
+        after = {**LICENSES.default_state(), "data": INDEX["data"]["NONE"]}
+        LICENSES.move(page, "data", "click", after["data"])
+        LICENSES.wait_for_point(page, after)
+    finally:
+        for chunk in chunks:
+            shutil.move(tmp_path / chunk.name, chunk)
+    failed = page.evaluate("document.querySelector('[data-lesson]').dataset.tableFailed")
+    assert failed == STRINGS["table_failed"][lang]
+    for name in lic.LAZY:
+        rows = page.locator(f"[data-table={name}] tbody tr").all_inner_texts()
+        assert [row.strip() for row in rows] == [failed], name
+    # The readouts still follow the controls; the comparison says it has nothing to compare.
+    assert (
+        page.locator("[data-readout=status]").text_content()
+        == expected_verdict(after, lang)["status"]
+    )
+    state = page.locator("[data-changes] [data-changes-state]")
+    page.wait_for_function(
+        "text => document.querySelector('[data-changes-state]').textContent === text",
+        arg=failed,
+    )
+    assert state.is_visible() and page.locator("[aria-busy]").count() == 0
+    problems = [p for p in watch.problems if f"/assets/data/{SLUG}.{lang}." not in p]
+    assert problems == []

@@ -88,31 +88,58 @@ def test_moving_epsilon_rescales_the_same_draws():
 
 
 @pytest.fixture(scope="module")
-def results() -> dict[tuple[str, float, int], dict[str, Any]]:
+def every_result() -> dict[tuple[str, float, int, float], dict[str, Any]]:
     points: list[dict[str, Any]] = list(dp.GRID)  # compute() takes a point's values by name
-    return {(p["query"], p["epsilon"], p["releases"]): dp.compute(**p) for p in points}
+    return {(p["query"], p["epsilon"], p["releases"], p["clip"]): dp.compute(**p) for p in points}
+
+
+@pytest.fixture(scope="module")
+def results(every_result) -> dict[tuple[str, float, int], dict[str, Any]]:
+    """The points at the clip bound the page opens with (the mechanism's own)."""
+    return {key[:3]: result for key, result in every_result.items() if key[3] == dp.CLIP_UPPER}
 
 
 def test_grid_is_the_documented_one():
-    assert dp.GRID.names == ("query", "epsilon", "releases")
-    assert dp.GRID.default == {"query": "count", "epsilon": 1.0, "releases": 5}
+    assert dp.GRID.names == ("query", "epsilon", "releases", "clip")
+    assert dp.GRID.default == {"query": "count", "epsilon": 1.0, "releases": 5, "clip": 100.0}
     assert dp.GRID.param("epsilon").values == (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
     assert dp.GRID.param("releases").values == tuple(range(1, 21))
+    assert dp.GRID.param("clip").values == (40.0, 60.0, 80.0, 100.0, 150.0)
     assert dp.GRID.param("query").display(0, "en") == "Count (≥ 40 MPa)"
-    assert len(dp.GRID) == 280
+    assert dp.GRID.param("clip").display(0, "ko") == "40 MPa"
+    assert len(dp.GRID) == 1400
 
 
-def test_every_result_is_finite_json(results):
-    for result in results.values():
+def test_every_result_is_finite_json(every_result):
+    for result in every_result.values():
         assert json_ready(result, "result") == result  # the build's own check: finite JSON
 
 
-def test_every_result_has_the_declared_readouts_and_datasets(results):
+def test_every_result_has_the_declared_readouts_and_datasets(every_result):
     readout_names = {readout.name for readout in dp.READOUTS}
-    for result in results.values():
+    for result in every_result.values():
         assert set(result) == {"readouts", "datasets"}
         assert set(result["readouts"]) == readout_names
-        assert set(result["datasets"]) == {"densities", "log_ratio", "bounds", "releases", "budget"}
+        assert set(result["datasets"]) == {
+            "densities",
+            "log_ratio",
+            "bounds",
+            "releases",
+            "budget",
+            "release_histogram",
+            "clip_tradeoff",
+        }
+
+
+def test_the_clip_control_changes_only_the_clip_readouts_and_rows(every_result):
+    clip_only = {name for name in every_result[("count", 1.0, 5, 100.0)]["readouts"]}
+    clip_only = {name for name in clip_only if name.startswith("clip_") or name == "best_clip"}
+    for (query, epsilon, k, clip), result in every_result.items():
+        mechanism = every_result[(query, epsilon, k, dp.CLIP_UPPER)]
+        for name, value in result["readouts"].items():
+            if name not in clip_only:
+                assert value == mechanism["readouts"][name], (query, epsilon, k, clip, name)
+        assert result["datasets"] == mechanism["datasets"]
 
 
 def test_readouts_obey_the_mechanism(results):
@@ -137,8 +164,8 @@ def test_readouts_obey_the_mechanism(results):
             assert readouts["max_log_ratio"] == pytest.approx(epsilon, rel=1e-12)
 
 
-def test_readouts_read_well_in_both_languages(results):
-    for result in results.values():
+def test_readouts_read_well_in_both_languages(every_result):
+    for result in every_result.values():
         for readout in dp.READOUTS:
             value = result["readouts"][readout.name]
             for lang in ("ko", "en"):
@@ -176,6 +203,7 @@ def test_chart_rows_match_the_readouts(results):
 def test_chart_names_only_datasets_the_result_provides(chart: Chart, lang: str, results):
     spec = chart.build(lang).to_dict()
     provided = set(results[("count", 1.0, 5)]["datasets"]) | set(dp.summarize({}))
+    assert not set(dp.LAZY) & set(dp.summarize({}))
     names = set(named_datasets(spec))
     assert names and names <= provided
     assert spec["width"] == WIDTH and spec["height"] == HEIGHT
@@ -297,3 +325,183 @@ def test_the_clip_never_binds_on_this_sample_and_the_page_says_so():
     assert shown["clipped_records"].text(0, "en") == "0 records"
     assert shown["clipped_records"].text(0, "ko") == "0개"
     assert shown["max_strength"].text(effect.sample_max, "en").endswith(" MPa")
+
+
+# --- Many sampled releases against the exact density -------------------------------
+
+
+def _sampled(query: str, epsilon: float) -> tuple[float, float, np.ndarray]:
+    """q(D), the scale and the sampled releases, redrawn here with SciPy's inverse CDF."""
+    uniforms = np.random.default_rng(dp.NOISE_SEED).random(dp.SAMPLED_RELEASES)
+    assert (uniforms > 0).all()  # so seeded_uniforms never skipped a draw
+    true_answer = dp.answer(query, dp.dataset_d())
+    scale = dp.sensitivity(query) / epsilon
+    return true_answer, scale, true_answer + stats.laplace.ppf(uniforms) * scale
+
+
+@pytest.mark.parametrize("epsilon", dp.EPSILONS)
+@pytest.mark.parametrize("query", dp.QUERIES)
+def test_the_sampled_histogram_is_a_density_that_follows_the_exact_one(query, epsilon, results):
+    result = results[(query, epsilon, 5)]
+    rows = result["datasets"]["release_histogram"]
+    true_answer, scale, sampled = _sampled(query, epsilon)
+    starts = np.array([row["start"] for row in rows])
+    ends = np.array([row["end"] for row in rows])
+    densities = np.array([row["density"] for row in rows])
+    # The bins integrate to 1 and hold every sampled release.
+    assert float(np.sum(densities * (ends - starts))) == pytest.approx(1.0, abs=1e-4)
+    assert starts[0] <= sampled.min() and sampled.max() <= ends[-1]
+    rounding = 1e-5 * np.max(np.abs(ends))  # chart rows keep six significant digits
+    np.testing.assert_allclose(ends - starts, dp.HISTOGRAM_BIN_SCALES * scale, atol=2 * rounding)
+    np.testing.assert_allclose(starts[1:], ends[:-1])
+    assert np.min(np.abs(starts - true_answer)) <= 1e-5 * max(1.0, true_answer)  # peak on an edge
+    # NumPy's own histogram of SciPy's draws on the same edges.
+    edges = np.append(starts, ends[-1])
+    reference, _ = np.histogram(sampled, bins=edges, density=True)
+    np.testing.assert_allclose(densities, reference, rtol=2e-3, atol=1e-6 / scale)
+    # The line is SciPy's Laplace density at the left edges.
+    exact = stats.laplace.pdf(starts, loc=true_answer, scale=scale)
+    np.testing.assert_allclose([row["exact"] for row in rows], exact, rtol=1e-4)
+    # Each bar within four binomial standard errors of the exact probability of its bin.
+    probability = stats.laplace.cdf(edges[1:], true_answer, scale) - stats.laplace.cdf(
+        edges[:-1], true_answer, scale
+    )
+    counts = densities * (ends - starts) * dp.SAMPLED_RELEASES
+    spread = np.sqrt(dp.SAMPLED_RELEASES * probability * (1 - probability))
+    assert np.all(np.abs(counts - dp.SAMPLED_RELEASES * probability) <= 4 * spread + 1)
+
+
+def test_the_sampled_share_within_one_scale_is_binomially_close_to_the_exact_one(every_result):
+    exact = stats.laplace.cdf(1.0) - stats.laplace.cdf(-1.0)
+    n = dp.SAMPLED_RELEASES
+    standard_error = np.sqrt(exact * (1 - exact) / n)
+    for (query, epsilon, _, _), result in every_result.items():
+        readouts = result["readouts"]
+        true_answer, scale, sampled = _sampled(query, epsilon)
+        assert readouts["sampled_share"] == np.mean(np.abs(sampled - true_answer) <= scale)
+        assert readouts["exact_share"] == pytest.approx(exact, rel=1e-14)
+        assert readouts["sampled_releases"] == n
+        assert abs(readouts["sampled_share"] - exact) <= 4 * standard_error
+        assert readouts["share_standard_error"] == pytest.approx(standard_error, rel=1e-12)
+        gap = abs(readouts["sampled_share"] - exact) / standard_error
+        assert readouts["share_gap_chance"] == pytest.approx(2 * stats.norm.sf(gap), rel=1e-9)
+    # The normal approximation against the exact binomial tail, as the page says "about".
+    count = round(readouts["sampled_share"] * n)
+    tail = stats.binomtest(count, n, exact).pvalue
+    assert readouts["share_gap_chance"] == pytest.approx(tail, abs=0.01)
+
+
+def test_the_sampled_releases_are_seeded_and_byte_identical(monkeypatch):
+    point: dict[str, Any] = {"query": "mean", "epsilon": 0.5, "releases": 7, "clip": 60.0}
+    first = json.dumps(dp.compute(**point), sort_keys=True)
+    dp._sampled_releases.cache_clear()
+    dp._mechanism.cache_clear()
+    assert json.dumps(dp.compute(**point), sort_keys=True) == first
+    # The seed is what fixes them: another seed draws other releases.
+    monkeypatch.setattr(dp, "NOISE_SEED", dp.NOISE_SEED + 1)
+    dp._sampled_releases.cache_clear()
+    try:
+        rows = dp._sampled_releases("mean", 0.5)[0]
+        assert rows != json.loads(first)["datasets"]["release_histogram"]
+    finally:
+        dp._sampled_releases.cache_clear()
+
+
+def test_the_releases_of_section_3_are_the_first_of_the_sample(results):
+    _, _, sampled = _sampled("count", 1.0)
+    rows = results[("count", 1.0, dp.MAX_RELEASES)]["datasets"]["releases"]
+    np.testing.assert_allclose(
+        [row["answer"] for row in rows], sampled[: dp.MAX_RELEASES], rtol=1e-5
+    )
+
+
+# --- The clip bound -----------------------------------------------------------------
+
+
+def _drawn_strengths() -> np.ndarray:
+    """The 100 strengths of D before clipping, drawn here from the data file."""
+    strengths = load_concrete()["compressive_strength"].to_numpy(dtype=float)
+    rows = np.random.default_rng(dp.SEED).choice(
+        strengths.size, size=dp.RECORD_COUNT, replace=False
+    )
+    return strengths[rows]
+
+
+def _rmse(drawn: np.ndarray, epsilon: float, bound: float) -> float:
+    bias = np.mean(np.minimum(drawn, bound)) - np.mean(drawn)
+    return float(np.sqrt(bias**2 + 2 * (bound / dp.SLOTS / epsilon) ** 2))
+
+
+def test_the_clip_readouts_are_the_closed_forms_on_the_data(every_result):
+    drawn = _drawn_strengths()
+    for (_, epsilon, _, bound), result in every_result.items():
+        readouts = result["readouts"]
+        bias = np.mean(np.minimum(drawn, bound)) - np.mean(drawn)
+        scale = bound / dp.SLOTS / epsilon
+        assert readouts["clip_bound"] == bound
+        assert readouts["clip_sensitivity"] == pytest.approx(bound / 100, rel=1e-12)
+        assert readouts["clip_scale"] == pytest.approx(scale, rel=1e-12)
+        assert readouts["clip_bias"] == pytest.approx(bias, abs=1e-12)
+        assert readouts["clip_rmse"] == pytest.approx(np.sqrt(bias**2 + 2 * scale**2), rel=1e-12)
+        assert readouts["clip_changed"] == np.count_nonzero(drawn > bound)
+        assert readouts["true_mean"] == pytest.approx(drawn.mean(), rel=1e-12)
+        best = min(dp.CLIP_BOUNDS, key=lambda c: _rmse(drawn, epsilon, c))
+        assert readouts["best_clip"] == best
+        # The bounded mean over the public slots is the clipped mean: D fills every slot.
+        bounded = laplace.bounded_mean_query(drawn, dp.SLOTS, bound)
+        assert bounded - drawn.mean() == pytest.approx(bias, abs=1e-12)
+
+
+@pytest.mark.parametrize("epsilon, bound", [(0.05, 40.0), (1.0, 60.0), (5.0, 80.0), (1.0, 150.0)])
+def test_the_clip_rmse_is_the_simulated_error_of_the_release(epsilon, bound, every_result):
+    drawn = _drawn_strengths()
+    scale = bound / dp.SLOTS / epsilon
+    releases = np.mean(np.minimum(drawn, bound)) + stats.laplace(scale=scale).rvs(
+        size=400_000, random_state=np.random.default_rng(11)
+    )
+    simulated = np.sqrt(np.mean((releases - drawn.mean()) ** 2))
+    readouts = every_result[("mean", epsilon, 1, bound)]["readouts"]
+    assert readouts["clip_rmse"] == pytest.approx(simulated, rel=1e-2)
+    # The noise's expected absolute error is the scale.
+    assert np.mean(np.abs(releases - np.mean(np.minimum(drawn, bound)))) == pytest.approx(
+        readouts["clip_scale"], rel=1e-2
+    )
+
+
+def test_the_clip_bounds_span_the_data_and_the_page_claims_hold(every_result):
+    drawn = _drawn_strengths()
+    bounds = dp.CLIP_BOUNDS
+    assert dp.CLIP_UPPER in bounds and list(bounds) == sorted(bounds)
+    assert sum(bound < drawn.max() for bound in bounds) >= 2  # the clip binds on some
+    assert sum(bound >= drawn.max() for bound in bounds) >= 2  # and clips nothing on others
+    assert set(bounds) <= set(dp.CLIP_CURVE)  # the chart has a point at every bound
+    # Section 6: at ε = 0.05 the best bound lies below the maximum; at ε = 5 it clips nothing.
+    low = every_result[("mean", 0.05, 5, 100.0)]["readouts"]
+    assert low["best_clip"] < drawn.max()
+    high = every_result[("mean", 5.0, 5, 100.0)]["readouts"]
+    assert np.count_nonzero(drawn > high["best_clip"]) == 0
+    # The quiz: the best bound depends on ε.
+    best = {every_result[("mean", e, 5, 100.0)]["readouts"]["best_clip"] for e in dp.EPSILONS}
+    assert len(best) > 1
+
+
+@pytest.mark.parametrize("epsilon", dp.EPSILONS)
+def test_the_clip_chart_rows_are_the_closed_forms(epsilon, results):
+    drawn = _drawn_strengths()
+    rows = results[("mean", epsilon, 1)]["datasets"]["clip_tradeoff"]
+    assert [row["clip"] for row in rows] == list(dp.CLIP_CURVE)
+    for row in rows:
+        bound = row["clip"]
+        bias = np.mean(np.minimum(drawn, bound)) - np.mean(drawn)
+        scale = bound / dp.SLOTS / epsilon
+        assert row["bias"] == pytest.approx(abs(bias), rel=1e-5, abs=1e-9)
+        assert row["noise"] == pytest.approx(np.sqrt(2) * scale, rel=1e-5)
+        assert row["rmse"] == pytest.approx(np.sqrt(bias**2 + 2 * scale**2), rel=1e-5)
+    assert dp.summarize({})["clip_sample_max"] == [{"clip": drawn.max()}]
+
+
+def test_the_clip_chart_marks_the_current_bound():
+    for lang in ("ko", "en"):
+        spec = dp.clip_tradeoff_chart(lang).to_dict()
+        assert {"name": "clip", "value": dp.CLIP_UPPER} in spec["params"]
+        assert "datum.clip === clip" in json.dumps(spec)

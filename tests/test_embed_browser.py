@@ -174,9 +174,10 @@ def test_switching_language_keeps_the_lesson_and_every_control_setting(
     first, second = LANGUAGES
     folder = "" if kind == "site" else "embed/"
     path = {lang: f"{PREFIX[lang]}{folder}{SLUG}.html" for lang in LANGUAGES}
-    page, watch = open_page(context, site, path[first] + "#query=mean&epsilon=0.2&releases=12")
+    hash_ = "#query=mean&epsilon=0.2&releases=12&clip=80"
+    page, watch = open_page(context, site, path[first] + hash_)
     page.wait_for_selector(READY, state="attached")
-    state = {"query": 1, "epsilon": 2, "releases": 11}
+    state = {"query": 1, "epsilon": 2, "releases": 11, "clip": 2}
     DP.wait_for_point(page, state)
     switch_and_check(page, site, path[second], state, second)
 

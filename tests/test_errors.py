@@ -142,6 +142,14 @@ CASES = [
         id="unknown-readout",
     ),
     pytest.param(
+        replace(
+            DICE_KO, "{{< chart faces >}}", "{{< chart faces >}}\n\n{{< changes share odds >}}"
+        ),
+        "content/ko/01-dice.md:17: unknown readout or table 'odds'; dice defines: share, rolls, "
+        "faces, by_threshold",
+        id="unknown-changes",
+    ),
+    pytest.param(
         replace(DICE_KO, "{{< controls >}}", "{{< controls threshold sides >}}"),
         "content/ko/01-dice.md:10: unknown control 'sides'; dice defines: threshold, prior",
         id="unknown-control",

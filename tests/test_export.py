@@ -184,6 +184,9 @@ def test_a_lessons_data_chunks_travel_in_its_scorm_package_and_its_single_file(
     project = load_project(sample_project)
     files = dict(build(project, write=False).files)
     files["assets/data/01-dice.0.js"] = b"window.EXPLORER_CHUNKS = {};\n"
+    # Table chunks hold one language's cells: a Korean export carries the Korean ones only.
+    files["assets/data/01-dice.ko.0.js"] = b"window.KO_TABLES = 1;\n"
+    files["assets/data/01-dice.en.0.js"] = b"window.EN_TABLES = 1;\n"
     lesson = exporting.Lesson(slug="01-dice", title="Dice", page="embed/01-dice.html")
     shipped = fonts.shipped_fonts(project.templates_dir)
     cache = project.build_dir / "assets-cache"
@@ -193,7 +196,12 @@ def test_a_lessons_data_chunks_travel_in_its_scorm_package_and_its_single_file(
     with zipfile.ZipFile(io.BytesIO(package)) as archive:
         assert "assets/data/01-dice.0.js" in archive.namelist()
         assert "assets/data/01-dice.0.js" in manifest_files(archive)[1]["sco-01-dice"]
+        assert "assets/data/01-dice.ko.0.js" in manifest_files(archive)[1]["sco-01-dice"]
+        assert "assets/data/01-dice.en.0.js" not in archive.namelist()
     alone = exporting.single_file(files, lesson, base_url=None, fonts=shipped, cache=cache)
     chunk = exporting._packed_script(files["assets/data/01-dice.0.js"]).encode()
     assert alone.count(chunk) == 1
     assert alone.index(chunk) < alone.index(b"data-packed>", alone.index(chunk) + len(chunk))
+    tables = exporting._packed_script(files["assets/data/01-dice.ko.0.js"]).encode()
+    assert alone.count(tables) == 1
+    assert exporting._packed_script(files["assets/data/01-dice.en.0.js"]).encode() not in alone

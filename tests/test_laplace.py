@@ -184,3 +184,90 @@ def test_the_neighbour_lacks_exactly_the_strongest_record():
     values = [3.0, 9.0, 1.0, 9.0]
     assert laplace.strongest_record(values) == 1  # the first of two equal maxima
     assert laplace.without_record(values, 1).tolist() == [3.0, 1.0, 9.0]
+
+
+# --- Sampled releases against the exact distribution --------------------------------
+
+
+@pytest.mark.parametrize("multiple", [0.0, 0.25, 1.0, 3.0])
+def test_within_scales_probability_is_scipys(multiple: float):
+    for scale in (0.2, 1.0, 20.0):
+        exact = stats.laplace(scale=scale)
+        reference = exact.cdf(multiple * scale) - exact.cdf(-multiple * scale)
+        assert laplace.within_scales_probability(multiple) == pytest.approx(reference, abs=1e-14)
+    with pytest.raises(ValueError, match="multiple must be a finite number >= 0, got -1"):
+        laplace.within_scales_probability(-1)
+
+
+@HYPOTHESIS
+@given(
+    values=st.lists(finite(-1e4, 1e4), min_size=1, max_size=80),
+    centre=finite(-100, 100),
+    width=finite(0.01, 50),
+)
+def test_density_histogram_counts_every_value_and_integrates_to_one(
+    values: list[float], centre: float, width: float
+):
+    histogram = laplace.density_histogram(values, centre, width)
+    assert histogram.counts.sum() == len(values)
+    assert histogram.edges.size == histogram.counts.size + 1
+    widths = np.diff(histogram.edges)
+    np.testing.assert_allclose(widths, width, rtol=1e-9, atol=1e-9)
+    assert float(np.sum(histogram.densities * width)) == pytest.approx(1.0, rel=1e-12)
+    # Every edge is a whole number of widths from the centre.
+    steps = (histogram.edges - centre) / width
+    np.testing.assert_allclose(steps, np.round(steps), atol=1e-6)
+
+
+def test_density_histogram_matches_numpy_on_its_own_edges():
+    values = laplace.laplace_noise(laplace.seeded_uniforms(7, 2_000), 3.0) + 10.0
+    histogram = laplace.density_histogram(values, 10.0, 0.75)
+    assert histogram.edges[0] <= values.min() and values.max() < histogram.edges[-1]
+    reference, _ = np.histogram(values, bins=histogram.edges, density=True)
+    np.testing.assert_allclose(histogram.densities, reference, rtol=1e-12)
+    assert 10.0 in histogram.edges  # the peak sits on an edge
+
+
+def test_density_histogram_refuses_bad_input():
+    with pytest.raises(ValueError, match="width must be a finite number > 0, got 0"):
+        laplace.density_histogram([1.0], 0.0, 0)
+    with pytest.raises(ValueError, match="values must be at least one finite number"):
+        laplace.density_histogram([], 0.0, 1.0)
+    with pytest.raises(ValueError, match="values must be at least one finite number"):
+        laplace.density_histogram([1.0, math.nan], 0.0, 1.0)
+
+
+# --- The clip's bias and the release's error ---------------------------------------
+
+
+def test_clip_bias_is_the_clipped_mean_minus_the_mean():
+    values = np.array([10.0, 55.0, 80.0, 120.0])
+    assert laplace.clip_bias(values, 100.0) == pytest.approx(-20.0 / 4)
+    assert laplace.clip_bias(values, 50.0) == pytest.approx((np.minimum(values, 50).mean()) - 66.25)
+    assert laplace.clip_bias(values, 120.0) == 0.0  # nothing clipped: exactly no bias
+    assert math.copysign(1.0, laplace.clip_bias(values, 500.0)) == 1.0  # +0, not −0
+    with pytest.raises(ValueError, match="upper must be a finite number > 0"):
+        laplace.clip_bias(values, 0.0)
+
+
+@HYPOTHESIS
+@given(
+    values=st.lists(finite(0, 200), min_size=1, max_size=50),
+    upper=finite(0.5, 300),
+)
+def test_clip_bias_never_raises_the_mean(values: list[float], upper: float):
+    bias = laplace.clip_bias(values, upper)
+    assert bias <= 0.0
+    assert bias == pytest.approx(np.mean(np.clip(values, 0, upper)) - np.mean(values), abs=1e-9)
+    assert (bias == 0.0) == (max(values) <= upper)
+
+
+def test_release_rmse_matches_the_simulated_error():
+    bias, scale = -0.8, 0.6
+    assert laplace.release_rmse(bias, scale) == pytest.approx(math.sqrt(0.64 + 2 * 0.36))
+    assert laplace.release_rmse(0.0, scale) == pytest.approx(stats.laplace(scale=scale).std())
+    noise = stats.laplace(scale=scale).rvs(size=400_000, random_state=np.random.default_rng(3))
+    simulated = math.sqrt(np.mean((bias + noise) ** 2))
+    assert laplace.release_rmse(bias, scale) == pytest.approx(simulated, rel=5e-3)
+    with pytest.raises(ValueError, match="bias must be a finite number, got nan"):
+        laplace.release_rmse(math.nan, 1.0)

@@ -21,7 +21,7 @@ from privacy_explorer import lazy as lazy_module
 from privacy_explorer.build import BuildReport, build
 from privacy_explorer.errors import ExplorerError
 from privacy_explorer.lazy import CHUNK_BYTES, chunk_path, chunk_script, lazy_rows
-from privacy_explorer.lesson import LANGUAGES, Grid, Param
+from privacy_explorer.lesson import LANGUAGES, Column, Grid, Param, Table
 from privacy_explorer.project import load_project
 from privacy_explorer.runner import dumps
 
@@ -256,3 +256,70 @@ def test_lazy_names_are_checked(sample_project: Path, old: str, new: str, messag
     with pytest.raises(ExplorerError) as caught:
         build(load_project(sample_project), jobs=1)
     assert caught.value.message == message
+
+
+# --- lazy tables: a live table's cells, by runs of grid points, per language -----------------
+
+
+def _table_results(grid: Grid) -> dict[str, Any]:
+    """Rows that repeat (b=3 as b=2) and texts that repeat across rows and points."""
+    return {
+        grid.key(point): {
+            "readouts": {},
+            "datasets": {
+                "why": [
+                    {"kind": {"ko": "참고", "en": "note"}, "text": f"{point['a']}-{i}" * 30}
+                    for i in range(min(int(point["b"]), 2) + 1)
+                ],
+            },
+        }
+        for point in grid
+    }
+
+
+WHY = Table(
+    "why",
+    (
+        Column("kind", {"ko": "구분", "en": "Kind"}),
+        Column("text", {"ko": "이유", "en": "Reason"}),
+    ),
+    {"ko": "이유", "en": "Why"},
+)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_lazy_tables_file_every_point_and_cut_in_grid_order(
+    monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    monkeypatch.setattr(lazy_module, "TABLE_CHUNK_BYTES", 300)
+    grid = _grid()
+    results = _table_results(grid)
+    cut = lazy_module.lazy_tables(grid, {"why": WHY}, results, ["why"], lang)
+    assert cut.names == ("why",) and cut.lang == lang
+    assert cut.starts[0] == 0 and list(cut.starts) == sorted(set(cut.starts))
+    assert 1 < len(cut.chunks) < len(grid)  # several points to a chunk, several chunks
+    files = lazy_module.table_chunk_files(SLUG, cut)
+    assert sorted(files) == [f"assets/data/{SLUG}.{lang}.{n}.js" for n in range(len(cut.chunks))]
+    chunks = {
+        n: lazy_module.chunk_value(files[lazy_module.table_chunk_path(SLUG, lang, n)])
+        for n in range(len(cut.chunks))
+    }
+    assert chunks == dict(enumerate(cut.chunks))
+    for chunk in chunks.values():
+        assert len(chunk["texts"]) == len(set(chunk["texts"]))  # each text once
+        assert len({dumps(t) for t in chunk["tables"]}) == len(chunk["tables"])  # each table once
+    plain = {"tableChunks": cut.page_data(), "datasets": {}, "points": {}}
+    plain["points"] = {grid.key(point): {"r": {}, "d": {}} for point in grid}
+    filed = lazy_module.with_table_chunks(plain, grid, chunks)
+    for point in grid:
+        key = grid.key(point)
+        cells = filed["datasets"][filed["points"][key]["t"]["why"]]
+        assert cells == [WHY.cells(row, lang) for row in results[key]["datasets"]["why"]], key
+    assert lazy_module.lazy_tables(grid, {"why": WHY}, results, ["why"], lang) == cut
+
+
+def test_a_table_chunk_script_files_under_its_language_and_number() -> None:
+    script = chunk_script(SLUG, "en.2", {"texts": ["</script>"], "tables": [], "points": []})
+    assert f'window.EXPLORER_CHUNKS["{SLUG}"]["en.2"]=' in script
+    assert "</script>" not in script
+    assert lazy_module.chunk_value(script)["texts"] == ["</script>"]

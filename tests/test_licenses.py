@@ -18,6 +18,7 @@ from compute import licensing
 from compute.lessons import licenses as lesson
 from compute.licensing import CONDITIONS, LICENSES, RULES, Verdict, evaluate
 from privacy_explorer.build import build
+from privacy_explorer.lazy import chunk_value, table_chunk_path, with_table_chunks
 from privacy_explorer.lesson import LANGUAGES
 from privacy_explorer.project import Project
 from privacy_explorer.render import COMPACT_POINTS_ABOVE, expand_page_data
@@ -121,7 +122,21 @@ def test_page_data_equals_evaluate_at_every_grid_point(licence_site: Path, lang:
     data = page_data(licence_site, lang)
     assert len(lesson.GRID) > COMPACT_POINTS_ABOVE and "variants" in data  # the compact form
     assert (licence_site / "assets" / "data" / f"{SLUG}.{lang}.js").stat().st_size < 3_000_000
-    plain = expand_page_data(data)
+    # The live tables load later, by blocks of points in grid order: file every block.
+    assert data["tableChunks"]["names"] == ["adaptation", "conditions", "reasons"]
+    assert data["layout"]["t"] == [] and data["tableChunks"]["lang"] == lang
+    starts = data["tableChunks"]["starts"]
+    assert starts[0] == 0 and starts == sorted(set(starts)) and len(starts) > 1
+    chunks = {
+        number: chunk_value(
+            (licence_site / table_chunk_path(SLUG, lang, number)).read_text("utf-8")
+        )
+        for number in range(len(starts))
+    }
+    for number, chunk in chunks.items():
+        end = starts[number + 1] if number + 1 < len(starts) else len(lesson.GRID)
+        assert len(chunk["points"]) == end - starts[number]
+    plain = with_table_chunks(expand_page_data(data), lesson.GRID, chunks)
     tables = {t.name: t for t in lesson.TABLES}
     points = plain["points"]
     assert len(points) == len(lesson.GRID)

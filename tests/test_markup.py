@@ -95,7 +95,7 @@ def test_headings_get_unicode_ids_for_the_table_of_contents():
         (
             "{{< widget x >}}",
             "content/ko/09-x.md:5: unknown directive 'widget'; "
-            "use one of: controls, chart, table, readout",
+            "use one of: controls, chart, table, changes, readout",
         ),
         (
             "see {{< chart densities >}} inline",
@@ -112,6 +112,15 @@ def test_headings_get_unicode_ids_for_the_table_of_contents():
         (
             "see {{< table rules >}} here",
             "content/ko/09-x.md:5: '{{< table ... >}}' must stand on a line of its own",
+        ),
+        (
+            "{{< changes >}}",
+            "content/ko/09-x.md:5: 'changes' names the readouts and tables it compares, "
+            "e.g. {{< changes status conditions >}}",
+        ),
+        (
+            "then {{< changes status >}} inline",
+            "content/ko/09-x.md:5: '{{< changes ... >}}' must stand on a line of its own",
         ),
     ],
 )

@@ -74,6 +74,30 @@ What ε means to an attacker
     believes after seeing all ``k`` releases (the product of their exact
     density ratios), next to the bound ``e^{kε}`` allows.
 
+Many releases against the exact density
+    Each grid point also draws :data:`SAMPLED_RELEASES` releases on ``D`` from
+    the same stream of uniforms (its first :data:`MAX_RELEASES` are the
+    releases above) and counts them in bins of :data:`HISTOGRAM_BIN_SCALES`
+    Laplace scales, scaled to a density (:func:`compute.laplace.density_histogram`),
+    so that the chart can lay them over the exact density. The readout
+    ``sampled_share`` is the share that landed within one scale of ``q(D)``;
+    the exact probability is ``1 − e^{−1}``. As the draws are common random
+    numbers, that share is the same at every grid point.
+
+The clip bound
+    The mechanism above clips at :data:`CLIP_UPPER`. The grid parameter ``clip``
+    asks, for the bounded mean at the current ε, what another public bound
+    ``C`` from :data:`CLIP_BOUNDS` would give: sensitivity ``C / SLOTS``,
+    scale ``b = C / (SLOTS·ε)`` (also the expected absolute error of the
+    noise), the bias of the clip (clipped mean − mean of the drawn strengths,
+    :func:`compute.laplace.clip_bias`) and the root mean squared error
+    ``sqrt(bias² + 2b²)`` (:func:`compute.laplace.release_rmse`). It changes
+    only those ``clip_*`` readouts; the dataset ``clip_tradeoff`` draws the
+    same numbers over :data:`CLIP_CURVE` at the current ε. The candidate
+    bounds are round public numbers, as a real bound must be fixed without
+    looking at the private data; some lie below the largest strength drawn, so
+    the clip binds there.
+
 Readouts measured in the answer's unit (``true_answer``, ``neighbour_answer``,
 ``answer_change``, ``sensitivity``, ``scale``, ``mae_theory``,
 ``mae_empirical``, ``latest_release``) are plain numbers without a unit,
@@ -104,15 +128,20 @@ from compute.laplace import (
     answer_grid,
     bounded_mean_query,
     bounded_mean_sensitivity,
+    clip_bias,
     count_query,
+    density_histogram,
     laplace_density,
     laplace_noise,
     log_density_ratio,
     mean_absolute_error,
+    release_rmse,
     seeded_uniforms,
     strongest_record,
+    within_scales_probability,
     without_record,
 )
+from compute.lessons import differential_privacy_charts
 from compute.lessons.style import (
     BLUE,
     GREEN,
@@ -147,8 +176,19 @@ QUERIES: tuple[str, ...] = ("count", "mean")
 EPSILONS: tuple[float, ...] = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
 MAX_RELEASES = 20
 DEFAULT_RELEASES = 5
+DEFAULT_EPSILON = 1.0
 DENSITY_POINTS = 300
 TAIL_SCALES = 6.0
+
+SAMPLED_RELEASES = 5_000
+"""Releases drawn for the histogram: enough that its bars follow the density closely."""
+HISTOGRAM_BIN_SCALES = 0.25
+"""The histogram's bin width, in Laplace scales ``b``."""
+
+CLIP_BOUNDS: tuple[float, ...] = (40.0, 60.0, 80.0, 100.0, 150.0)
+"""The public clip bounds ``C`` (MPa) the clip control offers; :data:`CLIP_UPPER` opens the page."""
+CLIP_CURVE: tuple[float, ...] = tuple(float(bound) for bound in range(30, 161, 5))
+"""The bounds (MPa) at which the clip chart draws bias and error: every 5 MPa, the grid's too."""
 
 POSTERIOR_PRIORS: tuple[float, ...] = (0.01, 0.1, 0.5)
 """The attacker's prior beliefs that the record is in the data, one line each in the chart."""
@@ -226,6 +266,14 @@ def clipping_effect(data_dir: Path = DATA_DIR) -> ClipEffect:
 
 
 @functools.cache
+def drawn_strengths(data_dir: Path = DATA_DIR) -> FloatArray:
+    """The strengths of ``D`` before any clip, read once per process (read-only)."""
+    values = raw_strengths(load_concrete(data_dir), SEED)
+    values.flags.writeable = False
+    return values
+
+
+@functools.cache
 def dataset_d(data_dir: Path = DATA_DIR) -> FloatArray:
     """The lesson's private data ``D``: the clipped strengths drawn by :data:`SEED`.
 
@@ -273,7 +321,9 @@ def release_answers(
 # --- One grid point -----------------------------------------------------------
 
 
-def compute(*, query: str, epsilon: float, releases: int) -> dict[str, dict[str, Any]]:
+def compute(
+    *, query: str, epsilon: float, releases: int, clip: float = CLIP_UPPER
+) -> dict[str, dict[str, Any]]:
     """Everything the lesson page shows for one grid point.
 
     Parameters
@@ -284,6 +334,9 @@ def compute(*, query: str, epsilon: float, releases: int) -> dict[str, dict[str,
         Privacy budget per release, > 0.
     releases
         Number of releases ``k``, from 1 to :data:`MAX_RELEASES`.
+    clip
+        The clip bound ``C`` (MPa) whose effect on the bounded mean the
+        ``clip_*`` readouts show; the mechanism itself clips at :data:`CLIP_UPPER`.
 
     Returns
     -------
@@ -296,7 +349,99 @@ def compute(*, query: str, epsilon: float, releases: int) -> dict[str, dict[str,
     _check_query(query)
     if not (math.isfinite(epsilon) and epsilon > 0):
         raise ValueError(f"epsilon must be a finite number > 0, got {epsilon!r}")
+    if not (math.isfinite(clip) and clip > 0):
+        raise ValueError(f"clip must be a finite number > 0, got {clip!r}")
+    readouts, datasets = _mechanism(query, float(epsilon), releases)
+    histogram_rows, sampled_share = _sampled_releases(query, float(epsilon))
+    exact_share = within_scales_probability(1.0)
+    # The count within one scale is binomial(N, 1 − 1/e): its share's standard error, and
+    # (normal approximation) how often chance alone lands at least this far from 1 − 1/e.
+    standard_error = math.sqrt(exact_share * (1.0 - exact_share) / SAMPLED_RELEASES)
+    gap = abs(sampled_share - exact_share) / standard_error
+    return {
+        "readouts": {
+            **readouts,
+            "sampled_releases": SAMPLED_RELEASES,
+            "sampled_share": sampled_share,
+            "exact_share": exact_share,
+            "share_standard_error": standard_error,
+            "share_gap_chance": math.erfc(gap / math.sqrt(2.0)),
+            **clip_readouts(float(epsilon), float(clip)),
+        },
+        "datasets": {
+            **datasets,
+            "release_histogram": histogram_rows,
+            "clip_tradeoff": clip_tradeoff_rows(float(epsilon)),
+        },
+    }
 
+
+def _noise_scale(query: str, epsilon: float) -> tuple[float, float]:
+    """The true answer on ``D`` and the Laplace scale of ``query`` at ``epsilon``."""
+    return answer(query, dataset_d()), sensitivity(query) / epsilon
+
+
+@functools.cache
+def _sampled_releases(query: str, epsilon: float) -> tuple[list[dict[str, Any]], float]:
+    """The histogram rows of :data:`SAMPLED_RELEASES` releases on ``D``, and their share
+    within one scale of ``q(D)``; they depend on the query and ε only.
+
+    Each row is a bin from ``start`` to ``end`` with the sampled ``density`` and the
+    exact density of the release at ``start``.
+    """
+    true_answer, scale = _noise_scale(query, epsilon)
+    uniforms = seeded_uniforms(NOISE_SEED, SAMPLED_RELEASES)
+    sampled = true_answer + laplace_noise(uniforms, scale)
+    histogram = density_histogram(sampled, true_answer, HISTOGRAM_BIN_SCALES * scale)
+    # The exact density at each bin's left edge draws the curve over the bars: the edges are a
+    # quarter scale apart and q(D), the peak, is one of them.
+    exact = laplace_density(histogram.edges[:-1], true_answer, scale)
+    rows = [
+        {
+            "start": chart_number(start),
+            "end": chart_number(end),
+            "density": chart_number(density),
+            "exact": chart_number(at_start),
+        }
+        for start, end, density, at_start in zip(
+            histogram.edges[:-1], histogram.edges[1:], histogram.densities, exact, strict=True
+        )
+    ]
+    share = float(np.mean(np.abs(sampled - true_answer) <= scale))
+    return rows, share
+
+
+def clip_readouts(epsilon: float, clip: float) -> dict[str, Any]:
+    """What the bounded mean at ``epsilon`` would give with the public clip bound ``clip``."""
+    drawn = drawn_strengths()
+    scale = bounded_mean_sensitivity(SLOTS, clip) / epsilon
+    bias = clip_bias(drawn, clip)
+    rmse_by_bound = {bound: clip_rmse(drawn, epsilon, bound) for bound in CLIP_BOUNDS}
+    return {
+        "clip_bound": clip,
+        "clip_sensitivity": bounded_mean_sensitivity(SLOTS, clip),
+        "clip_scale": scale,
+        "clip_bias": bias,
+        "clip_rmse": release_rmse(bias, scale),
+        "clip_changed": int(np.count_nonzero(drawn > clip)),
+        "true_mean": float(np.mean(drawn)),
+        "best_clip": min(rmse_by_bound, key=lambda bound: rmse_by_bound[bound]),
+    }
+
+
+def clip_rmse(drawn: npt.ArrayLike, epsilon: float, clip: float) -> float:
+    """Root mean squared error of the bounded mean of ``drawn``, clipped at ``clip``, at ε."""
+    return release_rmse(clip_bias(drawn, clip), bounded_mean_sensitivity(SLOTS, clip) / epsilon)
+
+
+@functools.cache
+def _mechanism(
+    query: str, epsilon: float, releases: int
+) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
+    """The readouts and chart rows of the mechanism, which do not depend on the clip control.
+
+    Cached: the five clip bounds of a grid point share them. Callers must not change them.
+    """
     d = dataset_d()
     removed = strongest_record(d)
     true_answer = answer(query, d)
@@ -367,7 +512,7 @@ def compute(*, query: str, epsilon: float, releases: int) -> dict[str, dict[str,
             {"k": k, "epsilon_total": chart_number(k * epsilon)} for k in range(1, MAX_RELEASES + 1)
         ],
     }
-    return {"readouts": readouts, "datasets": datasets}
+    return readouts, datasets
 
 
 def posterior_epsilons() -> tuple[float, ...]:
@@ -383,8 +528,34 @@ def prior_label(prior: float) -> str:
     return f"{prior:.0%}"
 
 
+@functools.cache
+def clip_tradeoff_rows(epsilon: float) -> list[dict[str, Any]]:
+    """Bias, noise and total error of the bounded mean over :data:`CLIP_CURVE` at ``epsilon``.
+
+    One row per bound: ``bias`` is the size of the clip's bias (MPa, ≥ 0),
+    ``noise`` the standard deviation ``√2·b`` of the Laplace noise, ``rmse`` both
+    together. Cached: every grid point with this ε shares the rows (callers must
+    not change them).
+    """
+    drawn = drawn_strengths()
+    rows = []
+    for bound in CLIP_CURVE:
+        scale = bounded_mean_sensitivity(SLOTS, bound) / epsilon
+        bias = clip_bias(drawn, bound)
+        rows.append(
+            {
+                "clip": bound,
+                "bias": chart_number(abs(bias)),
+                "noise": chart_number(math.sqrt(2.0) * scale),
+                "rmse": chart_number(release_rmse(bias, scale)),
+            }
+        )
+    return rows
+
+
 def summarize(results: Mapping[str, dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """Datasets that are the same on every grid point: the posterior bound over ε.
+    """Datasets that are the same on every grid point: the posterior bound over ε, and the
+    largest strength drawn (marked on the clip chart).
 
     ``results`` (every point's result) is not needed: the bound is a closed
     form of the prior and ε alone.
@@ -401,7 +572,10 @@ def summarize(results: Mapping[str, dict[str, Any]]) -> dict[str, list[dict[str,
                     "posterior_high": chart_number(high),
                 }
             )
-    return {"posterior": rows}
+    return {
+        "posterior": rows,
+        "clip_sample_max": [{"clip": chart_number(clipping_effect().sample_max)}],
+    }
 
 
 # --- What the page shows ------------------------------------------------------
@@ -418,19 +592,40 @@ GRID = Grid(
                 "en": ("Count (≥ 40 MPa)", "Bounded mean"),
             },
         ),
-        Param("epsilon", EPSILONS, 1.0, {"ko": "ε (질의당 예산)", "en": "ε (budget per query)"}),
+        Param(
+            "epsilon",
+            EPSILONS,
+            DEFAULT_EPSILON,
+            {"ko": "ε (질의당 예산)", "en": "ε (budget per query)"},
+        ),
         Param(
             "releases",
             tuple(range(1, MAX_RELEASES + 1)),
             DEFAULT_RELEASES,
             {"ko": "공개 횟수 k", "en": "Releases k"},
         ),
+        Param(
+            "clip",
+            CLIP_BOUNDS,
+            CLIP_UPPER,
+            {"ko": "자르기 상한 C", "en": "Clip bound C"},
+            value_labels={
+                lang: tuple(f"{bound:g} MPa" for bound in CLIP_BOUNDS) for lang in ("ko", "en")
+            },
+        ),
     )
 )
 
-LAZY: tuple[str, ...] = ("densities", "log_ratio", "releases")
-"""Per-point chart rows (600 density points, the releases) loaded when a control first needs
-them: with the page they would be most of its first-load weight."""
+LAZY: tuple[str, ...] = (
+    "clip_tradeoff",
+    "densities",
+    "log_ratio",
+    "release_histogram",
+    "releases",
+)
+"""Per-point chart rows (600 density points, the histogram bins, the releases, the error over
+the clip bound) loaded when a control first needs them: with the page they would be most of its
+first-load weight. Points that share rows (the clip rows depend on ε alone) share one copy."""
 
 _RECORDS = {"ko": "개", "en": "records"}
 _RECORD = {"ko": "개", "en": "record"}
@@ -559,6 +754,94 @@ READOUTS: tuple[Readout, ...] = (
             "en": "The attacker's posterior belief after the actual k releases (prior 50%)",
         },
         ".2%",
+    ),
+    Readout(
+        "sampled_releases",
+        {"ko": "표본으로 뽑은 공개값", "en": "Sampled releases"},
+        ",d",
+        {"ko": "개", "en": "releases"},
+    ),
+    Readout(
+        "sampled_share",
+        {
+            "ko": "참값에서 b 이내에 떨어진 표본의 비율",
+            "en": "Share of sampled releases within b of the true answer",
+        },
+        ".1%",
+    ),
+    Readout(
+        "exact_share",
+        {"ko": "그 정확한 확률 1 − e⁻¹", "en": "Its exact probability 1 − e⁻¹"},
+        ".1%",
+    ),
+    Readout(
+        "share_standard_error",
+        {"ko": "그 비율의 표준오차", "en": "Standard error of that share"},
+        ".2%",
+    ),
+    Readout(
+        "share_gap_chance",
+        {
+            "ko": "우연만으로 이만큼 이상 벗어날 확률",
+            "en": "Chance of a gap at least this large by sampling alone",
+        },
+        ".1%",
+    ),
+    Readout("clip_bound", {"ko": "자르기 상한 C", "en": "Clip bound C"}, ".4g", _MPA),
+    Readout(
+        "clip_sensitivity",
+        {
+            "ko": "상한 C에서 제한 평균의 민감도 C/100",
+            "en": "Sensitivity of the bounded mean, C/100",
+        },
+        ".3g",
+        _MPA,
+    ),
+    Readout(
+        "clip_scale",
+        {
+            "ko": "상한 C에서 잡음 척도 b (= 잡음의 평균 절대 오차)",
+            "en": "Noise scale b at C (= the noise's expected absolute error)",
+        },
+        ".3g",
+        _MPA,
+    ),
+    Readout(
+        "clip_bias",
+        {
+            "ko": "자르기의 편향 (자른 평균 − 참평균)",
+            "en": "Bias of the clip (clipped − true mean)",
+        },
+        ".3g",
+        _MPA,
+    ),
+    Readout(
+        "clip_rmse",
+        {"ko": "평균제곱근 오차 √(편향² + 2b²)", "en": "Root mean squared error √(bias² + 2b²)"},
+        ".3g",
+        _MPA,
+    ),
+    Readout(
+        "clip_changed",
+        {"ko": "상한 C가 값을 바꾸는 기록 수", "en": "Records the bound C changes"},
+        "d",
+        _RECORDS,
+        unit_one=_RECORD,
+    ),
+    Readout(
+        "true_mean",
+        {"ko": "뽑은 강도의 참평균", "en": "True mean of the drawn strengths"},
+        ".4g",
+        _MPA,
+    ),
+    Readout(
+        "best_clip",
+        {
+            "ko": "이 ε에서 오차가 가장 작은 후보 상한",
+            "en": "The candidate bound with the smallest error at this ε",
+        },
+        ".4g",
+        _MPA,
     ),
 )
 
@@ -810,6 +1093,18 @@ def posterior_chart(lang: str) -> alt.LayerChart:
     return titled(layered(lines, rule, points, values).add_params(current), text["title"])
 
 
+def sampled_histogram_chart(lang: str) -> alt.LayerChart:
+    """The sampled releases' histogram with the exact density on ``D`` over it."""
+    return differential_privacy_charts.sampled_histogram_chart(lang, SAMPLED_RELEASES)
+
+
+def clip_tradeoff_chart(lang: str) -> alt.LayerChart:
+    """Bias, noise and total error over the clip bound at the current ε, the bound marked."""
+    return differential_privacy_charts.clip_tradeoff_chart(
+        lang, (CLIP_CURVE[0], CLIP_CURVE[-1]), CLIP_UPPER
+    )
+
+
 CHARTS: tuple[Chart, ...] = (
     Chart(
         "densities",
@@ -859,6 +1154,28 @@ CHARTS: tuple[Chart, ...] = (
             "en": "The largest posterior belief an attacker can reach after one release, "
             "starting from a prior of 1%, 10% or 50%, as lines over ε, with the current ε "
             "marked by a dotted vertical rule.",
+        },
+    ),
+    Chart(
+        "release_histogram",
+        sampled_histogram_chart,
+        {
+            "ko": f"D에서 뽑은 공개값 {SAMPLED_RELEASES:,}개의 히스토그램을 확률 밀도로 나타내고, "
+            "그 위에 같은 메커니즘의 정확한 Laplace 밀도를 선으로 겹쳐 그린다.",
+            "en": f"A histogram of {SAMPLED_RELEASES:,} releases sampled on D, drawn as a "
+            "density, with the mechanism's exact Laplace density as a line over it.",
+        },
+    ),
+    Chart(
+        "clip_tradeoff",
+        clip_tradeoff_chart,
+        {
+            "ko": "지금의 ε에서 자르기 상한 C에 따라 제한 평균의 자르기 편향, 잡음의 표준편차, "
+            "둘을 합친 평균제곱근 오차를 선으로 그리고, 지금의 C를 세로 점선으로, "
+            "뽑은 강도의 최댓값을 회색 세로선으로 표시한다.",
+            "en": "The bounded mean's clip bias, noise standard deviation and their combined "
+            "root mean squared error over the clip bound C at the current ε, with the current C "
+            "marked by a dotted vertical rule and the largest strength drawn by a grey one.",
         },
     ),
 )

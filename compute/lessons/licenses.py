@@ -493,6 +493,10 @@ def _column(field: str, ko: str, en: str, format: str = "") -> Column:
     return Column(field, {"ko": ko, "en": en}, format)
 
 
+LAZY = ("adaptation", "conditions", "reasons")
+"""The live tables whose cells load when a setting needs them: over all 21,952 points they
+are most of the page data (see ``privacy_explorer.lazy``, ``lazy_tables``)."""
+
 CHARTS = (
     Chart(
         "verdict_map",

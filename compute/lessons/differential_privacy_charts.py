@@ -1,0 +1,179 @@
+"""Lesson 03's charts of sampled releases and of the clip bound
+(:mod:`compute.lessons.differential_privacy`), in the shared style.
+
+Nothing here computes a result: the rows come from the lesson's ``compute``
+(the histogram, the densities) and ``summarize`` (bias and error over the bound).
+"""
+
+from __future__ import annotations
+
+import altair as alt
+
+from compute.lessons.style import (
+    ANNOTATION_SIZE,
+    BLUE,
+    DASHED,
+    GREY,
+    GUIDE_DASH,
+    INK,
+    SKY_BLUE,
+    SOLID,
+    VALUE_SIZE,
+    VERMILLION,
+    in_language,
+    layered,
+    legend_above,
+    titled,
+)
+
+ERROR_PARTS: tuple[str, str, str] = ("bias", "noise", "rmse")
+"""The fields of the clip chart's rows, one line each: the clip's bias, the noise, both."""
+
+_TEXT: dict[str, dict[str, dict[str, str]]] = {
+    "release_histogram": {
+        "title": {
+            "ko": "D에서 뽑은 공개값 {count}개(막대)와 정확한 밀도(선)",
+            "en": "{count} releases sampled on D (bars) and the exact density (line)",
+        },
+        "x": {"ko": "공개되는 답 x", "en": "Released answer x"},
+        "y": {"ko": "확률 밀도", "en": "Probability density"},
+        "bar": {"ko": "표본 밀도", "en": "Sampled density"},
+        "from": {"ko": "구간 시작", "en": "Bin from"},
+        "to": {"ko": "구간 끝", "en": "Bin to"},
+    },
+    "clip_tradeoff": {
+        "title": {
+            "ko": "자르기 상한 C가 낮으면 편향이, 높으면 잡음이 커진다 (제한 평균)",
+            "en": "A low clip bound C costs bias, a high one noise (bounded mean)",
+        },
+        "x": {"ko": "자르기 상한 C (MPa)", "en": "Clip bound C (MPa)"},
+        "y": {"ko": "오차 (MPa)", "en": "Error (MPa)"},
+        "legend": {"ko": "오차", "en": "Error"},
+        "bias": {"ko": "자르기 편향 |β|", "en": "Clip bias |β|"},
+        "noise": {"ko": "잡음 표준편차 √2·b", "en": "Noise SD √2·b"},
+        "rmse": {"ko": "합친 RMSE", "en": "Total RMSE"},
+        "sample_max": {"ko": "D의 최댓값", "en": "largest in D"},
+    },
+}
+
+
+def sampled_histogram_chart(lang: str, count: int) -> alt.LayerChart:
+    """Bars of the sampled releases' density and the exact density of the release on ``D``.
+
+    Both come from the rows of ``release_histogram``: a bar per bin, and the line
+    through the exact density at the bins' left edges.
+
+    Parameters
+    ----------
+    lang
+        The page's language.
+    count
+        How many releases were sampled (named in the title).
+    """
+    text = in_language(_TEXT["release_histogram"], lang)
+    title = text["title"].format(count=f"{count:,}")
+    x_scale = alt.Scale(zero=False, nice=False)
+    bars = (
+        alt.Chart(alt.Data(name="release_histogram"))
+        .mark_bar(color=SKY_BLUE, opacity=0.6, stroke="white", strokeWidth=0.5)
+        .encode(
+            x=alt.X("start:Q", title=text["x"], scale=x_scale),
+            x2=alt.X2("end:Q", title=text["x"]),
+            y=alt.Y("density:Q", title=text["y"]),
+            y2=alt.datum(0),
+            tooltip=[
+                alt.Tooltip("start:Q", title=text["from"], format=".4g"),
+                alt.Tooltip("end:Q", title=text["to"], format=".4g"),
+                alt.Tooltip("density:Q", title=text["bar"], format=".3g"),
+            ],
+        )
+    )
+    exact = (
+        alt.Chart(alt.Data(name="release_histogram"))
+        .mark_line(color=BLUE, strokeWidth=2)
+        .encode(
+            x=alt.X("start:Q", title=text["x"], scale=x_scale),
+            y=alt.Y("exact:Q", title=text["y"]),
+        )
+    )
+    return titled(layered(bars, exact), title)
+
+
+def clip_tradeoff_chart(lang: str, bounds: tuple[float, float], clip: float) -> alt.LayerChart:
+    """The clip's bias, the noise and their RMSE over the bound, at the current ε.
+
+    The chart declares the Vega-Lite parameter ``clip``, which the page keeps
+    equal to the current bound: it gets a rule and a point on each line, and
+    the total error there is printed beside its point.
+
+    Parameters
+    ----------
+    lang
+        The page's language.
+    bounds
+        The first and last bound of the rows (MPa): the x axis.
+    clip
+        The bound when the page opens.
+    """
+    text = in_language(_TEXT["clip_tradeoff"], lang)
+    current_clip = alt.param(name="clip", value=clip)
+    labels = [text[part] for part in ERROR_PARTS]
+    label_of = " : ".join(
+        f"datum.part === '{part}' ? '{label}'"
+        for part, label in zip(ERROR_PARTS, labels, strict=True)
+    )
+    x = alt.X(
+        "clip:Q", title=text["x"], scale=alt.Scale(domain=list(bounds), nice=False, zero=False)
+    )
+    y = alt.Y("error:Q", title=text["y"], scale=alt.Scale(zero=True))
+    colour = alt.Color(
+        "label:N",
+        title=text["legend"],
+        scale=alt.Scale(domain=labels, range=[VERMILLION, BLUE, INK]),
+        sort=labels,
+        legend=legend_above(text["legend"], lines=True),
+    )
+    dash = alt.StrokeDash(
+        "label:N",
+        title=text["legend"],
+        scale=alt.Scale(domain=labels, range=[DASHED, GUIDE_DASH, SOLID]),
+        sort=labels,
+        legend=legend_above(text["legend"], lines=True),
+    )
+    rows = (
+        alt.Chart(alt.Data(name="clip_tradeoff"))
+        .transform_fold(list(ERROR_PARTS), as_=["part", "error"])
+        .transform_calculate(label=f"{label_of} : ''")
+    )
+    lines = rows.mark_line(strokeWidth=2).encode(
+        x=x,
+        y=y,
+        color=colour,
+        strokeDash=dash,
+        tooltip=[
+            alt.Tooltip("label:N", title=text["legend"]),
+            alt.Tooltip("clip:Q", title=text["x"], format=".4g"),
+            alt.Tooltip("error:Q", title=text["y"], format=".3g"),
+        ],
+    )
+    at_clip = rows.transform_filter(alt.datum.clip == current_clip)
+    rule = (
+        at_clip.transform_filter(alt.datum.part == ERROR_PARTS[-1])
+        .mark_rule(color=INK, strokeDash=GUIDE_DASH)
+        .encode(x=x)
+    )
+    points = at_clip.mark_point(filled=True, size=50, opacity=1).encode(
+        x=x, y=y, color=colour, strokeDash=dash
+    )
+    total = (
+        at_clip.transform_filter(alt.datum.part == ERROR_PARTS[-1])
+        .mark_text(align="left", dx=6, dy=-6, color=INK, fontSize=VALUE_SIZE)
+        .encode(x=x, y=y, text=alt.Text("error:Q", title=text["y"], format=".3~g"))
+    )
+    sample_max = alt.Chart(alt.Data(name="clip_sample_max"))
+    max_rule = sample_max.mark_rule(color=GREY, strokeWidth=1.5).encode(x=x)
+    max_label = sample_max.mark_text(
+        align="left", baseline="top", dx=4, y=2, color=INK, fontSize=ANNOTATION_SIZE
+    ).encode(x=x, text=alt.value(text["sample_max"]))
+    layers = layered(max_rule, max_label, lines, rule, points, total)
+    return titled(layers.add_params(current_clip), text["title"])
