@@ -14,6 +14,9 @@ Authors write ordinary Markdown plus:
   으로/로, …; see ``privacy_explorer.korean``), optionally after closing marks
   (``{{< readout NAME 」와 >}}``).
 
+Each directive kind (where it may stand, what arguments it takes, how it is checked
+and shown) is an entry of the registry in :mod:`privacy_explorer.directives`.
+
 Math and directives are cut out before Markdown runs (so Markdown never mangles
 them), replaced by placeholder words, and put back afterwards. Code spans and
 fenced code blocks are left alone.
@@ -32,16 +35,13 @@ import markdown
 from latex2mathml.converter import convert as latex_to_mathml
 from markdown.extensions.toc import slugify_unicode
 
+from privacy_explorer import directives
+from privacy_explorer.directives import Directive
 from privacy_explorer.errors import ContentError, location
-from privacy_explorer.korean import particle as known_particle
 from privacy_explorer.quiz import QUIZ_END, QUIZ_START, Quiz, QuizOption, split_quiz
 
 DIRECTIVE = re.compile(r"\{\{<\s*(?P<kind>[A-Za-z_]+)(?P<args>[^>]*?)\s*>\}\}")
-BLOCK_KINDS = ("controls", "chart", "table", "changes")
-INLINE_KINDS = ("readout",)
 INLINE_MATH = re.compile(r"(?<![\\$])\$(?=[^\s$])(?P<tex>(?:\\.|[^$\\\n])+?)(?<=\S)\$(?!\d)")
-PARTICLE_OPTION = re.compile(r"(?P<marks>[」』)\]’”'\"]*)(?P<particle>[가-힣]+)")
-"""A readout's particle option: closing marks that follow the value, then the particle."""
 CODE_SPAN = re.compile(r"(`+).+?\1")
 FENCE = re.compile(r"^\s*(```|~~~)")
 ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(\s|$)")
@@ -51,24 +51,6 @@ TOKEN_PATTERN = re.compile(r"xqzplaceholder(\d+)xqz")
 MARKDOWN_EXTENSIONS = ["tables", "admonition", "attr_list", "footnotes", "fenced_code", "toc"]
 PART_EXTENSIONS = ["tables", "attr_list"]
 """What a quiz's question, answers and explanation may use (no headings in the contents)."""
-
-
-@dataclass(frozen=True)
-class Directive:
-    """An interactive element the author placed in the Markdown."""
-
-    kind: str
-    """``controls``, ``chart``, ``table``, ``readout`` or ``quiz``."""
-    names: tuple[str, ...]
-    """What it refers to: parameter, chart, table or readout names (none for a quiz)."""
-    line: int
-    """1-based line in the Markdown file."""
-    quiz: Quiz | None = None
-    """A quiz's question, answers and explanation (its readouts are directives of their own)."""
-    particle: str = ""
-    """A readout's Korean particle as the author wrote it (``가``); the build picks its form."""
-    marks: str = ""
-    """Closing marks (``」``) between a readout and its particle."""
 
 
 @dataclass(frozen=True)
@@ -183,45 +165,13 @@ class _Extractor:
                 f"{where}: '{{{{< quiz >}}}}' must stand on a line of its own, and the quiz "
                 "must end with '{{< /quiz >}}' on a line of its own"
             )
-        if kind not in BLOCK_KINDS + INLINE_KINDS:
-            known = ", ".join(BLOCK_KINDS + INLINE_KINDS)
+        found = directives.kind(kind)
+        if found is None or found.parse is None:
+            known = ", ".join(directives.written_kinds())
             raise ContentError(f"{where}: unknown directive '{kind}'; use one of: {known}")
-        if kind in BLOCK_KINDS and not block:
+        if found.placement == "block" and not block:
             raise ContentError(f"{where}: '{{{{< {kind} ... >}}}}' must stand on a line of its own")
-        if kind == "readout" and len(names) == 2:
-            return self.placeholder(self._readout_with_particle(names, index))
-        if kind in ("chart", "table", "readout") and len(names) != 1:
-            more = " or {{< readout NAME 가 >}}" if kind == "readout" else ""
-            raise ContentError(
-                f"{where}: '{kind}' takes exactly one name, e.g. {{{{< {kind} NAME >}}}}{more}"
-            )
-        if kind == "changes" and not names:
-            raise ContentError(
-                f"{where}: 'changes' names the readouts and tables it compares, "
-                "e.g. {{< changes status conditions >}}"
-            )
-        return self.placeholder(Directive(kind, names, self.first_line + index))
-
-    def _readout_with_particle(self, args: tuple[str, ...], index: int) -> Directive:
-        """``{{< readout NAME 가 >}}``: a readout and the particle that must agree with it."""
-        where = f"{self.where(index)}: readout '{args[0]}'"
-        option = PARTICLE_OPTION.fullmatch(args[1])
-        if option is None:
-            raise ContentError(
-                f"{where}: '{args[1]}' is not a particle; write the particle in Hangul, after "
-                "closing marks if any: {{< readout NAME 가 >}} or {{< readout NAME 」와 >}}"
-            )
-        try:
-            known_particle(option.group("particle"))
-        except ValueError as exc:
-            raise ContentError(f"{where}: {exc}") from None
-        return Directive(
-            "readout",
-            (args[0],),
-            self.first_line + index,
-            particle=option.group("particle"),
-            marks=option.group("marks"),
-        )
+        return self.placeholder(found.parse(names, self.first_line + index, where))
 
     def inline(self, text: str, index: int) -> str:
         """Math, readouts and escaped dollars in one line, outside code spans."""
@@ -265,9 +215,9 @@ class _Extractor:
                     f"{self.where(i)}: '{{{{< /quiz >}}}}' closes no quiz; open one with "
                     "'{{< quiz >}}' on a line of its own"
                 )
-            elif (whole := DIRECTIVE.fullmatch(line.strip())) and whole.group(
-                "kind"
-            ) in BLOCK_KINDS:
+            elif (whole := DIRECTIVE.fullmatch(line.strip())) and directives.is_block(
+                whole.group("kind")
+            ):
                 out.extend(["", self.directive(whole, i, block=True), ""])
             else:
                 self._check_heading(lines, i)
@@ -307,7 +257,7 @@ class _Extractor:
                 or line.strip().startswith("$$")
                 or ATX_HEADING.match(line)
                 or QUIZ_START.fullmatch(line.strip())
-                or (block and block.group("kind") in BLOCK_KINDS)
+                or (block and directives.is_block(block.group("kind")))
             ):
                 raise ContentError(
                     f"{self.where(end)}: a quiz holds text, inline math and readouts only; "

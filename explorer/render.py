@@ -1,7 +1,10 @@
-"""Render pages, page data and chart fallbacks from validated lessons and their results.
+"""What the rendering of pages is made of: the Jinja environment, page data, page context.
 
-Everything here returns text; nothing touches the disk. The build collects the
-files in memory and writes them all at once (see :mod:`privacy_explorer.build`).
+Everything here returns text; nothing touches the disk. The build's render stage
+(:mod:`privacy_explorer.site`) puts pages together from these pieces and the
+directive kinds' renderers (:mod:`privacy_explorer.directives`); the build
+collects the files in memory and writes them all at once (see
+:mod:`privacy_explorer.build`).
 """
 
 from __future__ import annotations
@@ -16,10 +19,8 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 import numpy as np
 
-from privacy_explorer import korean
-from privacy_explorer.charts import ChartSpec, is_responsive, responsive, with_data
+from privacy_explorer.charts import ChartSpec
 from privacy_explorer.lesson import Grid, Table
-from privacy_explorer.markup import Directive, ParsedMarkdown
 from privacy_explorer.modules import LessonModule
 from privacy_explorer.runner import dumps
 
@@ -342,152 +343,3 @@ class PageContext:
             "page_url": self.page_url,
             "other_lang_url": self.other_lang_url,
         }
-
-
-def render_directive(
-    directive: Directive,
-    *,
-    env: jinja2.Environment,
-    context: PageContext,
-    module: LessonModule,
-    specs: Mapping[str, ChartSpec],
-    result: Mapping[str, Any],
-    summary: Mapping[str, list[dict[str, Any]]],
-    svg_href: Mapping[str, str],
-) -> str:
-    """HTML for one ``{{< ... >}}`` directive at the default grid point."""
-    components = env.get_template("components.html").module
-    lang = context.lang
-    if directive.kind == "controls":
-        names = directive.names or module.grid.names
-        params = []
-        for name in names:
-            p = module.grid.param(name)
-            params.append(
-                {
-                    "name": p.name,
-                    "label": p.label[lang],
-                    "widget": p.resolved_widget,
-                    "options": [p.display(i, lang) for i in range(len(p.values))],
-                    "default_index": p.default_index,
-                }
-            )
-        # Named after its parameters: a page with two groups has two distinct landmarks.
-        labels = ", ".join(module.grid.param(name).label[lang] for name in names)
-        label = f"{context.strings['controls_label']}: {labels}"
-        return str(components.controls(params, label))  # type: ignore[attr-defined]
-    if directive.kind == "table":
-        name = directive.names[0]
-        table = module.tables[name]
-        rows = summary[name] if name in summary else result["datasets"][name]
-        return str(
-            components.table(  # type: ignore[attr-defined]
-                name,
-                table.caption[lang],
-                [column.label[lang] for column in table.columns],
-                table_rows(table, rows, lang),
-                table.row_headers,
-                table.empty[lang] if table.empty else "",
-                name not in summary,
-            )
-        )
-    if directive.kind == "changes":
-        compared: list[dict[str, Any]] = []
-        for name in directive.names:
-            if name in module.readouts:
-                compared.append({"readout": name, "label": module.readouts[name].label[lang]})
-            else:
-                table = module.tables[name]
-                columns = [column.label[lang] for column in table.columns]
-                compared.append({"table": name, "columns": columns})
-        return str(
-            components.changes(json.dumps(compared, ensure_ascii=False), context.strings)  # type: ignore[attr-defined]
-        )
-    if directive.kind == "chart":
-        name = directive.names[0]
-        spec = specs[name]
-        full = with_data(responsive(spec.spec), default_rows(spec, result, summary))
-        chart = module.charts[name]
-        return str(
-            components.chart(  # type: ignore[attr-defined]
-                name,
-                script_json(full),
-                svg_href[name],
-                chart.description[lang],
-                context.strings["chart_fallback"],
-                not is_responsive(spec.spec),
-            )
-        )
-    if directive.kind == "quiz":
-        assert directive.quiz is not None  # markup gives every quiz directive its quiz
-        return str(components.quiz(directive.quiz, context.strings))  # type: ignore[attr-defined]
-    name = directive.names[0]
-    readout = module.readouts[name]
-    value = result["readouts"][name]
-    text = readout.text(value, lang)
-    # A number and its unit stay on one line; a text readout (a verdict, a list) may wrap.
-    wraps = not isinstance(value, int | float)
-    html = str(
-        components.readout(  # type: ignore[attr-defined]
-            name, text, readout.label[lang], readout.announce, wraps
-        )
-    )
-    if not directive.particle:
-        return html
-    chosen = korean.particle(directive.particle)
-    return str(
-        components.readout_with_particle(  # type: ignore[attr-defined]
-            html, directive.marks, chosen, chosen.after(text)
-        )
-    )
-
-
-def render_lesson(
-    env: jinja2.Environment,
-    context: PageContext,
-    parsed: ParsedMarkdown,
-    *,
-    slug: str,
-    number: str,
-    title: str,
-    summary_text: str,
-    module: LessonModule | None,
-    specs: Mapping[str, ChartSpec],
-    result: Mapping[str, Any],
-    summary: Mapping[str, list[dict[str, Any]]],
-    svg_href: Mapping[str, str],
-    previous: Mapping[str, str] | None,
-    next_: Mapping[str, str] | None,
-    template: str = "lesson.html",
-    extra: Mapping[str, Any] | None = None,
-) -> str:
-    """A lesson page as HTML (with ``template="embed.html"``, its embed page; see embed.py)."""
-
-    def render(directive: Directive) -> str:
-        assert module is not None  # lessons without a module have no directives (validated)
-        return render_directive(
-            directive,
-            env=env,
-            context=context,
-            module=module,
-            specs=specs,
-            result=result,
-            summary=summary,
-            svg_href=svg_href,
-        )
-
-    body = parsed.fill(render)
-    return env.get_template(template).render(
-        **context.variables(),
-        **(extra or {}),
-        slug=slug,
-        number=number,
-        page_title=title,
-        page_summary=summary_text,
-        headings=parsed.headings,
-        body=body,
-        interactive=module is not None,
-        has_charts=bool(specs),
-        previous=previous,
-        next=next_,
-    )

@@ -36,7 +36,8 @@ from privacy_explorer.errors import ExplorerError
 from privacy_explorer.lesson import Grid, Param
 from privacy_explorer.output import CACHE_FOLDERS
 from privacy_explorer.project import Project, load_project
-from privacy_explorer.render import expand_page_data, render_lesson
+from privacy_explorer.render import expand_page_data
+from privacy_explorer.site import render_lesson
 
 REPO = Path(__file__).resolve().parents[1]
 SVG_NAMESPACE = "{http://www.w3.org/2000/svg}"
@@ -339,7 +340,7 @@ def counting_asset_work() -> Iterator[dict[str, int]]:
     with pytest.MonkeyPatch.context() as patch:
         for label, owner, name in targets:
             patch.setattr(owner, name, counted(label, getattr(owner, name)))
-        patch.setattr("privacy_explorer.build.render_lesson", rendering)
+        patch.setattr("privacy_explorer.site.render_lesson", rendering)
         yield counts
 
 

@@ -17,7 +17,7 @@ import pytest
 from privacy_explorer import pagecache, runner
 from privacy_explorer.build import BuildReport, build
 from privacy_explorer.project import load_project
-from privacy_explorer.render import render_lesson
+from privacy_explorer.site import render_lesson
 
 NOTES = {
     "ko": "---\ntitle: 메모\nsummary: 주사위 실험을 마치며 남기는 짧은 메모입니다.\n"
@@ -43,7 +43,7 @@ def counting_work() -> Iterator[dict[str, Counter[str]]]:
         return read_cached(path, *args, **kwargs)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("privacy_explorer.build.render_lesson", rendering)
+        patch.setattr("privacy_explorer.site.render_lesson", rendering)
         patch.setattr(runner, "_read_cached", reading)
         yield counts
 
