@@ -98,10 +98,15 @@ def render_lesson(
     svg_href: Mapping[str, str],
     previous: Mapping[str, str] | None,
     next_: Mapping[str, str] | None,
+    lazy_tables: bool = False,
     template: str = "lesson.html",
     extra: Mapping[str, Any] | None = None,
 ) -> str:
-    """A lesson page as HTML (with ``template="embed.html"``, its embed page; see embed.py)."""
+    """A lesson page as HTML (with ``template="embed.html"``, its embed page; see embed.py).
+
+    ``lazy_tables`` says that some of its live tables load their cells later, so the
+    page carries the note shown when a table chunk cannot load.
+    """
 
     def render(directive: Directive) -> str:
         assert module is not None  # lessons without a module have no directives (validated)
@@ -127,6 +132,7 @@ def render_lesson(
         headings=parsed.headings,
         body=body,
         interactive=module is not None,
+        lazy_tables=lazy_tables,
         has_charts=bool(specs),
         previous=previous,
         next=next_,
@@ -159,6 +165,7 @@ def _lesson_files(
                 full, parts.fonts, parts.asset_cache, f"{where} '{name}' ({lang})"
             )
             svg_href[name] = context.root + svg_path
+        later: tuple[str, ...] = ()
         if module is not None and run is not None:
             placed = item.placed("table", lang)
             tables = tuple(live_tables(module, placed, summary))
@@ -188,6 +195,7 @@ def _lesson_files(
             svg_href=svg_href,
             previous=plan.pager(position - 1, lang),
             next_=plan.pager(position + 1, lang),
+            lazy_tables=bool(later),
         )
         files[site_path(lang, f"{lesson.slug}.html")] = render_page()
         embed_extra = embed.embed_variables(context, lesson.slug)

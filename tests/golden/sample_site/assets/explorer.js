@@ -10,7 +10,9 @@
  * Rows of a module's LAZY datasets are not in the page data: data.chunks maps each
  * such dataset id to a chunk script, assets/data/<lesson>.<n>.js, which files its
  * rows under window.EXPLORER_CHUNKS[slug][n]. A chart loads the chunks it needs with
- * a <script> element before it swaps its rows (explorer/lazy.py writes them).
+ * a <script> element before it swaps its rows (explorer/lazy.py writes them); live tables
+ * named in LAZY load their cells the same way, by blocks of grid points in the page's
+ * language (data.tableChunks; see "Lazy tables and What changed").
  * State lives in the URL hash (#epsilon=0.5&releases=3) so a view can be shared.
  */
 (function () {
@@ -24,13 +26,31 @@
     return src ? src.replace(/[^\/]*$/, "") : "assets/";
   })();
 
-  // Large grids: each distinct point is a flat list of numbers (see data.layout),
-  // each text is stored once in data.texts, and data.points lists variants in grid order.
+  // Large grids: a point is a flat list of numbers (see data.layout), each text stored once in
+  // data.texts. The fields come in groups by the parameters they follow (group.by): a group
+  // holds each distinct record of its fields once (variants) and, for every combination of
+  // its parameters' values in grid order, the variant it takes (group.points).
   function expandCompact(data) {
     var layout = data.layout;
     var texts = data.texts;
     var tableIds = {};
-    var records = data.variants.map(function (flat) {
+    var sizes = data.params.map(function (p) { return p.values.length; });
+    var width = layout.r.length + layout.d.length + layout.t.length;
+    var total = sizes.reduce(function (product, size) { return product * size; }, 1);
+    var points = {};
+    for (var index = 0; index < total; index++) {
+      var indices = [];
+      for (var k = sizes.length - 1, rest = index; k >= 0; k--) {
+        indices.unshift(rest % sizes[k]);
+        rest = Math.floor(rest / sizes[k]);
+      }
+      var flat = new Array(width);
+      data.groups.forEach(function (group) {
+        var place = 0;
+        group.by.forEach(function (axis) { place = place * sizes[axis] + indices[axis]; });
+        var variant = group.variants[group.points[place]];
+        group.fields.forEach(function (field, i) { flat[field] = variant[i]; });
+      });
       var record = { r: {}, d: {}, t: {} };
       var i = 0;
       layout.r.forEach(function (name) { record.r[name] = texts[flat[i++]]; });
@@ -43,25 +63,15 @@
         record.t[name] = id;
         tableIds[id] = true;
       });
-      return record;
-    });
+      points[indices.join("-")] = record;
+    }
     Object.keys(tableIds).forEach(function (id) {
       data.datasets[id] = data.datasets[id].map(function (row) {
         return row.map(function (cell) { return texts[cell]; });
       });
     });
-    var sizes = data.params.map(function (p) { return p.values.length; });
-    var points = {};
-    data.points.forEach(function (variant, index) {
-      var indices = [];
-      for (var k = sizes.length - 1; k >= 0; k--) {
-        indices.unshift(index % sizes[k]);
-        index = Math.floor(index / sizes[k]);
-      }
-      points[indices.join("-")] = records[variant];
-    });
     data.points = points;
-    delete data.variants;
+    delete data.groups;
   }
 
   // A hash longer than this is read only this far: no state of ours is nearly as long.
@@ -120,6 +130,8 @@
     this.data = data;
     this.params = data.params;
     this.views = {};
+    this.shown = {}; // per chart: the dataset ids and signal values its view holds
+    this.runs = {}; // per chart: how many updates ran its view
     this.chunkLoads = {};
     this.readState();
   }
@@ -241,6 +253,8 @@
     parts.push(article.querySelector("[data-announcer]").dataset.changed
       .replace("{charts}", String(charts.length))
       .replace("{numbers}", String(Object.keys(numbers).length)));
+    var changes = this.changesToSay(key); // the "What changed" view's lines, when known
+    if (changes) parts.push(changes);
     return parts.join(" ");
   };
 
@@ -476,20 +490,34 @@
     figure.appendChild(note);
   };
 
+  // A chart is given only what changed: the rows of a dataset whose id differs from the one it
+  // shows (copying rows and re-running the dataflow is most of an update's time), the signals
+  // whose value moved; a chart with neither is not run at all.
   Lesson.prototype.updateView = function (name, point) {
     var view = this.views[name];
     var chart = this.data.charts[name];
     if (!view || !chart) return Promise.resolve();
     var data = this.data;
     var state = this.state;
+    var shown = this.shown[name] || (this.shown[name] = {});
+    var changed = false;
     chart.datasets.forEach(function (dataset) {
       var id = point.d[dataset];
-      if (id !== undefined) view.data(dataset, freshRows(data.datasets[id]));
+      if (id === undefined || shown["d:" + dataset] === id) return;
+      view.data(dataset, freshRows(data.datasets[id]));
+      shown["d:" + dataset] = id;
+      changed = true;
     });
     chart.signals.forEach(function (signal) {
       var param = data.params.filter(function (p) { return p.name === signal; })[0];
-      view.signal(signal, param.values[state[signal]]);
+      var value = param.values[state[signal]];
+      if (shown["s:" + signal] === value) return;
+      view.signal(signal, value);
+      shown["s:" + signal] = value;
+      changed = true;
     });
+    if (!changed) return Promise.resolve();
+    this.runs[name] = (this.runs[name] || 0) + 1; // for the browser tests
     return view.runAsync();
   };
 
@@ -500,10 +528,11 @@
     this.syncControls();
     this.showReadouts(point);
     this.showTables(point);
+    var tables = this.followTables(key); // see "Lazy tables and What changed"
     var self = this;
     return Promise.all(Object.keys(this.views).map(function (name) {
       return self.showChart(name, key);
-    })).then(function () {
+    }).concat([tables])).then(function () {
       // Only the latest state is recorded, even when several changes overlap.
       if (self.key() === key) self.article.dataset.point = key;
     });
@@ -561,6 +590,169 @@
     ]).catch(function () {});
   }
 
+  // The y encodings of a panel and of its layers, at any depth.
+  function rowEncodings(panel) {
+    var found = [];
+    (panel.layer || [panel]).forEach(function (part) {
+      if (part.layer) found = found.concat(rowEncodings(part));
+      else if (part.encoding && part.encoding.y) found.push(part.encoding.y);
+    });
+    return found;
+  }
+
+  // Panels that left their row labels to the panel on their left (the same y field with
+  // `axis: null` or `labels: false`) show their own once stacked, as that panel does.
+  function ownRowLabels(panels) {
+    var shown = {};
+    panels.forEach(function (panel) {
+      rowEncodings(panel).forEach(function (y) {
+        if (y.field && y.axis && y.axis.labels !== false && !shown[y.field]) shown[y.field] = y.axis;
+      });
+    });
+    panels.forEach(function (panel) {
+      rowEncodings(panel).forEach(function (y) {
+        if (y.axis === null && shown[y.field]) {
+          y.axis = JSON.parse(JSON.stringify(shown[y.field]));
+        } else if (y.axis && y.axis.labels === false) {
+          delete y.axis.labels;
+          delete y.axis.ticks;
+        }
+      });
+    });
+  }
+
+  // Legends laid out in one row above or below a chart wrap into this many columns at first,
+  // and into one column fewer each time the chart is still too wide.
+  var LEGEND_COLUMNS = 3;
+
+  // Whether a one-row legend of `spec` (at any depth) was told to wrap, or to wrap narrower.
+  function wrapLegends(spec) {
+    var wrapped = false;
+    (function visit(node) {
+      if (Array.isArray(node)) {
+        node.forEach(visit);
+      } else if (node && typeof node === "object") {
+        var legend = node.legend;
+        var row = legend && (legend.direction === "horizontal" || /top|bottom/.test(legend.orient));
+        if (row && (legend.columns === undefined || legend.columns > 1)) {
+          legend.columns = legend.columns === undefined ? LEGEND_COLUMNS : legend.columns - 1;
+          wrapped = true;
+        }
+        Object.keys(node).forEach(function (key) {
+          if (key !== "datasets" && key !== "data") visit(node[key]);
+        });
+      }
+    })(spec);
+    return wrapped;
+  }
+
+  // The shortest a row label is cut to (CSS px) when plots can narrow no more.
+  var NARROWEST_LABEL = 80;
+
+  // At most this many layouts are tried after the first (stack, wrap legends, narrow plots).
+  var FIT_STEPS = 6;
+
+  // The smallest plot width (CSS px) a panel is narrowed to on a small screen.
+  var NARROWEST_PANEL = 160;
+
+  // `title` (a text or a Vega-Lite title object) broken at spaces into `lines` lines of
+  // about equal length; null when it has too few words for that.
+  function titleInLines(title, lines) {
+    var object = typeof title === "object" && title !== null && !Array.isArray(title);
+    var text = object ? title.text : title;
+    if (typeof text !== "string") return null;
+    var words = text.split(" ");
+    if (words.length < lines) return null;
+    var each = Math.ceil(text.length / lines);
+    var broken = [""];
+    words.forEach(function (word) {
+      var line = broken[broken.length - 1];
+      if (line && line.length + 1 + word.length > each) broken.push(word);
+      else broken[broken.length - 1] = line ? line + " " + word : word;
+    });
+    if (broken.length < 2) return null;
+    if (!object) return broken;
+    var copy = JSON.parse(JSON.stringify(title));
+    copy.text = broken;
+    return copy;
+  }
+
+  // How far (CSS px) from the left of `holder` the drawn parts of role `role` reach.
+  function reach(holder, role) {
+    var left = holder.getBoundingClientRect().left;
+    var found = 0;
+    holder.querySelectorAll(".role-" + role).forEach(function (part) {
+      found = Math.max(found, part.getBoundingClientRect().right - left);
+    });
+    return found;
+  }
+
+  // `spec`, drawn in `holder` too wide for its `box` px, one step narrower: side-by-side
+  // panels are stacked; a title wider than the box is broken into lines; a one-row legend
+  // wider than it wraps into columns; else stacked panels lose the overflow from their width
+  // (a square panel stays square), down to NARROWEST_PANEL; then long row labels are cut.
+  // Null when there is nothing left to do.
+  function fittedPanels(spec, holder, box) {
+    var fitted = JSON.parse(JSON.stringify(spec));
+    var overflow = holder.scrollWidth - box;
+    var changed = false;
+    if (fitted.hconcat) {
+      fitted.vconcat = fitted.hconcat;
+      delete fitted.hconcat;
+      ownRowLabels(fitted.vconcat);
+      changed = true;
+    }
+    var title = reach(holder, "title");
+    if (title > box && fitted.title) {
+      var lines = titleInLines(fitted.title, Math.ceil(title / box) + (fitted.wrappedTitle || 0));
+      if (lines) {
+        fitted.title = lines;
+        fitted.wrappedTitle = (fitted.wrappedTitle || 0) + 1; // dropped below, before embedding
+        changed = true;
+      }
+    }
+    if (reach(holder, "legend") > box && wrapLegends(fitted)) changed = true;
+    if (changed) return fitted;
+    var narrowed = false;
+    (fitted.vconcat || []).forEach(function (panel) {
+      if (typeof panel.width !== "number" || panel.width <= NARROWEST_PANEL) return;
+      var width = Math.max(NARROWEST_PANEL, panel.width - overflow);
+      if (panel.height === panel.width) panel.height = width;
+      panel.width = width;
+      narrowed = true;
+    });
+    if (narrowed) return fitted;
+    // Plots at their narrowest: long row labels are cut short (with "…"; tooltips and the
+    // table beside the chart still give them whole).
+    var cut = false;
+    (fitted.vconcat || []).forEach(function (panel) {
+      rowEncodings(panel).forEach(function (y) {
+        if (!y.axis) return;
+        var limit = Math.max(NARROWEST_LABEL, (y.axis.labelLimit || y.axis.maxExtent || 180) - overflow - 4);
+        if (limit >= (y.axis.labelLimit || Infinity)) return;
+        y.axis.labelLimit = limit;
+        if (y.axis.maxExtent) y.axis.maxExtent = Math.min(y.axis.maxExtent, limit + 8);
+        cut = true;
+      });
+    });
+    return cut ? fitted : null;
+  }
+
+  // Panels wider than their box (on a phone) are drawn again, when the page opens, a step
+  // narrower each time while still too wide (see fittedPanels).
+  function fitToBox(holder, target, spec, result, tries) {
+    var box = target.clientWidth;
+    var fitted = holder.scrollWidth > box && tries > 0 ? fittedPanels(spec, holder, box) : null;
+    if (!fitted) return result;
+    result.finalize();
+    holder.replaceChildren();
+    target.classList.add("is-refitted");
+    var drawn = JSON.parse(JSON.stringify(fitted));
+    delete drawn.wrappedTitle;
+    return window.vegaEmbed(holder, drawn, { actions: false, renderer: "svg" })
+      .then(function (again) { return fitToBox(holder, target, fitted, again, tries - 1); });
+  }
+
   Lesson.prototype.embedCharts = function () {
     var self = this;
     var figures = this.article.querySelectorAll("[data-chart]");
@@ -581,6 +773,9 @@
       target.appendChild(holder);
       self.keepDefaultRows(name, spec);
       return window.vegaEmbed(holder, spec, { actions: false, renderer: "svg" })
+        .then(function (result) {
+          return fitToBox(holder, target, spec, result, FIT_STEPS);
+        })
         .then(function (result) {
           self.views[name] = result.view;
           if (fallback) fallback.hidden = true;
@@ -624,6 +819,279 @@
     });
   }
 
+  // --- Lazy tables and "What changed" -------------------------------------------------------
+  // A live table named in a module's LAZY has no cells in the page data: data.tableChunks
+  // names those tables, the page's language and the grid index (position in grid order) at
+  // which each chunk of points starts; chunk n is assets/data/<lesson>.<lang>.<n>.js, filed
+  // under window.EXPLORER_CHUNKS[slug]["<lang>.<n>"] (explorer/lazy.py, lazy_tables). Until
+  // a point's chunk is here, its tables keep the rows they show, marked busy, and then show
+  // the point's own: never rows of another setting as if they were this one's.
+  // {{< changes NAME ... >}} compares the readouts and tables it names between the setting
+  // before a change and the one after it, from the same precomputed results.
+
+  function keyAt(index, sizes) {
+    var indices = [];
+    for (var k = sizes.length - 1; k >= 0; k--) {
+      indices.unshift(index % sizes[k]);
+      index = Math.floor(index / sizes[k]);
+    }
+    return indices.join("-");
+  }
+
+  Lesson.prototype.tableChunkOf = function (key) {
+    var starts = this.data.tableChunks.starts;
+    var indices = key.split("-").map(Number);
+    var index = 0;
+    this.params.forEach(function (p, i) { index = index * p.values.length + indices[i]; });
+    var low = 0;
+    var high = starts.length - 1;
+    while (low < high) {
+      var middle = (low + high + 1) >> 1;
+      if (starts[middle] <= index) low = middle; else high = middle - 1;
+    }
+    return low;
+  };
+
+  // Files chunk `number`: its tables join data.datasets (as "<lang>.<n>:<i>"), and each point
+  // it covers gets a record of its own (after expandCompact, points share records).
+  Lesson.prototype.fileTableChunk = function (number, chunk) {
+    var data = this.data;
+    var lazy = data.tableChunks;
+    var name = lazy.lang + "." + number;
+    chunk.tables.forEach(function (rows, i) {
+      data.datasets[name + ":" + i] = rows.map(function (row) {
+        return row.map(function (text) { return chunk.texts[text]; });
+      });
+    });
+    var sizes = this.params.map(function (p) { return p.values.length; });
+    var start = lazy.starts[number];
+    chunk.points.forEach(function (tables, offset) {
+      var key = keyAt(start + offset, sizes);
+      var old = data.points[key];
+      var t = {};
+      Object.keys(old.t || {}).forEach(function (table) { t[table] = old.t[table]; });
+      lazy.names.forEach(function (table, j) { t[table] = name + ":" + tables[j]; });
+      data.points[key] = { r: old.r, d: old.d, t: t };
+    });
+  };
+
+  // Each table chunk is loaded once, by a classic script (fetch is blocked on file://); one
+  // that fails is tried again when next needed. A single-file export carries them filed.
+  Lesson.prototype.loadTableChunk = function (number) {
+    var self = this;
+    var name = this.data.tableChunks.lang + "." + number;
+    this.tableLoads = this.tableLoads || {};
+    if (this.tableLoads[name]) return this.tableLoads[name];
+    var file = function () {
+      var filed = (window.EXPLORER_CHUNKS || {})[self.slug] || {};
+      if (!filed[name]) return false;
+      self.fileTableChunk(number, filed[name]);
+      delete filed[name];
+      return true;
+    };
+    var loading = file() ? Promise.resolve() : new Promise(function (resolve, reject) {
+      var script = document.createElement("script");
+      script.src = ASSETS + "data/" + self.slug + "." + name + ".js";
+      script.onload = function () {
+        script.remove();
+        if (file()) resolve(); else reject(new Error("table chunk " + name + " holds no rows"));
+      };
+      script.onerror = function () {
+        script.remove();
+        reject(new Error("table chunk " + name + " did not load"));
+      };
+      document.head.appendChild(script);
+    });
+    this.tableLoads[name] = loading;
+    loading.catch(function () { delete self.tableLoads[name]; });
+    return loading;
+  };
+
+  // A promise that the point of `key` has its lazy tables, or null when it has them already.
+  Lesson.prototype.tablesFor = function (key) {
+    var lazy = this.data.tableChunks;
+    var point = this.data.points[key];
+    if (!lazy || !point) return null;
+    var here = lazy.names.every(function (table) { return point.t && point.t[table] !== undefined; });
+    return here ? null : this.loadTableChunk(this.tableChunkOf(key));
+  };
+
+  // The live tables whose cells load later (the "What changed" view is not among them).
+  Lesson.prototype.lazyHolders = function () {
+    var lazy = this.data.tableChunks;
+    var holders = this.article.querySelectorAll("[data-table][data-live]");
+    return Array.prototype.filter.call(holders, function (holder) {
+      return lazy && lazy.names.indexOf(holder.dataset.table) >= 0;
+    });
+  };
+
+  function markBusy(elements, busy) {
+    elements.forEach(function (element) {
+      element.classList.toggle("is-busy", busy);
+      if (busy) element.setAttribute("aria-busy", "true"); else element.removeAttribute("aria-busy");
+    });
+  }
+
+  // After apply() shows a state: its lazy tables once they are here, then what changed since
+  // the state shown before (which needs that state's tables too). A newer state that arrives
+  // meanwhile takes over. The promise settles when this state's tables show (or say that
+  // they could not be loaded); the view follows on its own.
+  Lesson.prototype.followTables = function (key) {
+    var self = this;
+    var from = this.changesKey === undefined ? key : this.changesKey;
+    if (from !== key) {
+      this.changesText = null;
+      this.announcedKey = undefined;
+    }
+    this.changesKey = key;
+    var own = this.showsTheHtmlRows(key) ? null : this.tablesFor(key);
+    var before = from !== key ? this.tablesFor(from) : null;
+    var holders = this.lazyHolders();
+    var view = this.article.querySelector("[data-changes]");
+    var views = view ? [view] : [];
+    markBusy(holders, own !== null);
+    markBusy(views, own !== null || before !== null);
+    var current = function () { return self.key() === key; };
+    Promise.all([own, before]).then(function () {
+      if (!current()) return;
+      markBusy(views, false);
+      self.showChanges(from, key);
+    }, function () {
+      if (!current()) return;
+      markBusy(views, false);
+      var state = view && view.querySelector("[data-changes-state]");
+      if (!state) return;
+      view.querySelector("[data-changes-list]").hidden = true;
+      state.hidden = false;
+      state.textContent = self.article.dataset.tableFailed;
+    });
+    if (own === null) return Promise.resolve();
+    return own.then(function () {
+      if (!current()) return;
+      markBusy(holders, false);
+      self.showTables(self.data.points[key]);
+    }, function () {
+      if (!current()) return;
+      markBusy(holders, false);
+      self.tablesFailed();
+    });
+  };
+
+  // The page as written holds the default point's rows: opening it loads no table chunk.
+  Lesson.prototype.showsTheHtmlRows = function (key) {
+    var defaults = this.params.map(function (p) { return p.default; }).join("-");
+    return key === defaults && this.lazyHolders().every(function (holder) {
+      return holder.dataset.shown === undefined;
+    });
+  };
+
+  // Rows that cannot be loaded are not left standing as if they were this setting's.
+  Lesson.prototype.tablesFailed = function () {
+    var article = this.article;
+    this.lazyHolders().forEach(function (holder) {
+      var row = document.createElement("tr");
+      var cell = document.createElement("td");
+      var body = holder.querySelector("[data-table-body]");
+      if (!body) return;
+      cell.colSpan = holder.querySelectorAll("thead th").length;
+      cell.textContent = article.dataset.tableFailed;
+      row.appendChild(cell);
+      body.replaceChildren(row);
+      holder.dataset.shown = "failed"; // no longer the rows the page was written with
+    });
+  };
+
+  // One line per difference: a readout "label: before → after"; a table row that is new or
+  // gone, with its column headings.
+  Lesson.prototype.changesBetween = function (view, before, after) {
+    var datasets = this.data.datasets;
+    var lines = [];
+    var cellsOf = function (point, table) {
+      var id = point.t ? point.t[table] : undefined;
+      return id === undefined ? null : datasets[id];
+    };
+    JSON.parse(view.dataset.changes).forEach(function (item) {
+      if (item.readout) {
+        var was = before.r[item.readout];
+        var now = after.r[item.readout];
+        if (was !== now) lines.push(item.label + ": " + was + " \u2192 " + now);
+        return;
+      }
+      var rowsBefore = cellsOf(before, item.table);
+      var rowsAfter = cellsOf(after, item.table);
+      if (!rowsBefore || !rowsAfter) return;
+      var text = function (row) {
+        return row.map(function (cell, i) { return item.columns[i] + ": " + cell; }).join("; ");
+      };
+      // A row whose first cell names it once on each side changed in place: its other cells
+      // say from what to what. Other rows are new or gone.
+      var once = function (rows) {
+        var count = {};
+        rows.forEach(function (row) { count[row[0]] = (count[row[0]] || 0) + 1; });
+        return function (row) { return count[row[0]] === 1; };
+      };
+      var onceBefore = once(rowsBefore);
+      var onceAfter = once(rowsAfter);
+      var partner = function (row, rows, unique) {
+        return unique(row) ? rows.filter(function (other) { return other[0] === row[0]; })[0] : undefined;
+      };
+      var was = rowsBefore.map(text);
+      var now = rowsAfter.map(text);
+      rowsAfter.forEach(function (row, i) {
+        if (was.indexOf(now[i]) >= 0) return;
+        var old = onceAfter(row) ? partner(row, rowsBefore, onceBefore) : undefined;
+        if (old === undefined) {
+          lines.push(view.dataset.added + " \u2014 " + now[i]);
+          return;
+        }
+        var moved = row.map(function (cell, c) {
+          return c === 0 || cell === old[c] ? null : item.columns[c] + ": " + old[c] + " \u2192 " + cell;
+        }).filter(function (part) { return part !== null; });
+        lines.push(view.dataset.changed + " \u2014 " + item.columns[0] + ": " + row[0] + "; " + moved.join("; "));
+      });
+      rowsBefore.forEach(function (row, i) {
+        if (now.indexOf(was[i]) >= 0) return;
+        var kept = onceBefore(row) ? partner(row, rowsAfter, onceAfter) : undefined;
+        if (kept === undefined) lines.push(view.dataset.removed + " \u2014 " + was[i]);
+      });
+    });
+    return lines;
+  };
+
+  Lesson.prototype.showChanges = function (from, key) {
+    var view = this.article.querySelector("[data-changes]");
+    if (!view || from === key) return;
+    var lines = this.changesBetween(view, this.data.points[from], this.data.points[key]);
+    var list = view.querySelector("[data-changes-list]");
+    var state = view.querySelector("[data-changes-state]");
+    list.replaceChildren.apply(list, lines.map(function (line) {
+      var item = document.createElement("li");
+      item.textContent = line;
+      return item;
+    }));
+    list.hidden = !lines.length;
+    state.hidden = lines.length > 0;
+    state.textContent = view.dataset.none;
+    view.dataset.from = from; // for the browser tests: the two points compared
+    view.dataset.point = key;
+    this.changesText = { key: key, text: lines.length ? lines.join(". ") + "." : view.dataset.none };
+    // Said with the announcement of the change, or on its own when that was said already.
+    var region = this.article.querySelector("[data-announcer]");
+    if (region && this.announcedKey === key) {
+      var text = this.changesToSay(key);
+      if (text) region.textContent = text;
+    }
+  };
+
+  // The text of what changed for the announcement of `key`, once ("" when not known yet).
+  Lesson.prototype.changesToSay = function (key) {
+    this.announcedKey = key;
+    var changes = this.changesText;
+    if (!changes || changes.key !== key || changes.said) return "";
+    changes.said = true;
+    return changes.text;
+  };
+
   function start() {
     var article = document.querySelector("[data-lesson]");
     if (!article) return;
@@ -638,7 +1106,7 @@
       article.insertBefore(note, article.firstChild);
       return;
     }
-    if (data.variants) expandCompact(data);
+    if (data.groups) expandCompact(data);
     var lesson = new Lesson(article, data);
     article.classList.add("is-interactive");
     scopeControls(article);
@@ -647,6 +1115,7 @@
     lesson.syncControls();
     lesson.showReadouts(data.points[lesson.key()]);
     lesson.showTables(data.points[lesson.key()]);
+    lesson.followTables(lesson.key());
     window.explorerLesson = lesson; // for the browser tests and curious learners
     lesson.ready = lesson.embedCharts().then(function () {
       return lesson.apply();
