@@ -33,7 +33,7 @@ from privacy_explorer.lesson import LANGUAGES
 from privacy_explorer.links import PageSource, check_links
 from privacy_explorer.output import BuildLock, check_target, write_site
 from privacy_explorer.plan import Plan, PlannedLesson, plan
-from privacy_explorer.project import Project, discover_lessons
+from privacy_explorer.project import Project
 from privacy_explorer.results import ComputeSettings, LessonResults, compute
 from privacy_explorer.runner import GridRun, Progress
 from privacy_explorer.site import SiteFiles, render, site_path
@@ -104,15 +104,13 @@ def page_sources(planned: Sequence[PlannedLesson], root: Path) -> dict[str, Page
     return sources
 
 
-def unbuilt_pages(project: Project, planned: Sequence[PlannedLesson]) -> set[str]:
-    """The lesson pages of the course that a build of only ``planned`` leaves out."""
-    built = {item.lesson.slug for item in planned}
+def unbuilt_pages(plan: Plan) -> set[str]:
+    """The lesson pages (and embed pages) of the lessons that ``--only`` leaves out."""
     return {
         site_path(lang, page)
-        for lesson in discover_lessons(project)
-        if lesson.slug not in built
+        for slug in plan.left_out
         for lang in LANGUAGES
-        for page in (f"{lesson.slug}.html", embed.embed_path(lesson.slug))
+        for page in (f"{slug}.html", embed.embed_path(slug))
     }
 
 
@@ -125,7 +123,7 @@ def check(files: SiteFiles, plan: Plan) -> None:
     check_links(
         files,
         page_sources(plan.lessons, project.root),
-        unbuilt=unbuilt_pages(project, plan.lessons),
+        unbuilt=unbuilt_pages(plan),
     )
 
 

@@ -47,6 +47,8 @@ class Plan:
     """The lessons to build (all, or the one ``--only`` chose)."""
     warnings: tuple[str, ...]
     """Problems that do not stop the build (errors under ``--strict``)."""
+    left_out: tuple[str, ...] = ()
+    """The slugs of the course's lessons that ``--only`` leaves out."""
 
     def pager(self, position: int, lang: str) -> dict[str, str] | None:
         """The link to the lesson at ``position`` (``None`` before the first, after the last)."""
@@ -59,11 +61,13 @@ class Plan:
 def plan(project: Project, only: str | None = None) -> Plan:
     """Gather and validate every lesson, its module and its Markdown (nothing is computed)."""
     lessons = discover_lessons(project)
+    left_out: tuple[str, ...] = ()
     if only is not None:
         chosen = [lesson for lesson in lessons if only in (lesson.slug, lesson.slug[:2])]
         if not chosen:
             known = ", ".join(lesson.slug for lesson in lessons)
             raise ExplorerError(f"--only {only}: no such lesson; choose one of: {known}")
+        left_out = tuple(lesson.slug for lesson in lessons if lesson not in chosen)
         lessons = chosen
     problems: list[str] = []
     warnings: list[str] = []
@@ -103,4 +107,6 @@ def plan(project: Project, only: str | None = None) -> Plan:
             )
         planned.append(item)
     raise_collected(problems)
-    return Plan(project=project, lessons=tuple(planned), warnings=tuple(warnings))
+    return Plan(
+        project=project, lessons=tuple(planned), warnings=tuple(warnings), left_out=left_out
+    )
