@@ -39,7 +39,7 @@ from privacy_explorer.runner import GridRun, Progress
 from privacy_explorer.site import SiteFiles, render, site_path
 from privacy_explorer.templates import load_templates, template_errors
 
-STATIC_ASSETS = ("style.css", "explorer.js", "fonts/OFL.txt")
+STATIC_ASSETS = ("style.css", "explorer.js", "tables.js", "fonts/OFL.txt")
 """Copied as they are (style.css without its fonts); each page's fonts: see page_fonts."""
 
 __all__ = [

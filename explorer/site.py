@@ -105,7 +105,8 @@ def render_lesson(
     """A lesson page as HTML (with ``template="embed.html"``, its embed page; see embed.py).
 
     ``lazy_tables`` says that some of its live tables load their cells later, so the
-    page carries the note shown when a table chunk cannot load.
+    page carries the note shown when a table chunk cannot load. Such a page, and one
+    with a ``changes`` view, loads the part of the runtime that does both (tables.js).
     """
 
     def render(directive: Directive) -> str:
@@ -133,6 +134,7 @@ def render_lesson(
         body=body,
         interactive=module is not None,
         lazy_tables=lazy_tables,
+        tables_script=lazy_tables or any(d.kind == "changes" for d in parsed.directives),
         has_charts=bool(specs),
         previous=previous,
         next=next_,

@@ -63,6 +63,7 @@ SAMPLE_FILES = {
     "assets/style.css",
     "assets/embed.css",
     "assets/explorer.js",
+    "assets/tables.js",
     "assets/vega.js",
     "assets/fonts/NotoSansKRExplorer-Regular.woff2",
     "assets/fonts/NotoSansKRExplorer-Bold.woff2",
@@ -385,6 +386,32 @@ def test_real_course_builds_are_byte_identical(real_course: RealCourseBuilds) ->
             assert files[path] == first[path], f"{path}: {label} differs from {first_label}"
 
 
+def test_only_pages_with_lazy_tables_or_a_changes_view_load_the_table_runtime(
+    real_course: RealCourseBuilds,
+) -> None:
+    files = next(iter(real_course.sites.values()))
+    pages = [path for path in files if path.endswith(".html")]
+    loading = set()
+    for page in pages:
+        html = files[page].decode("utf-8")
+        sources = re.findall(r'<script src="([^"]+)"', html)
+        scripts = [src.rsplit("/", 1)[-1] for src in sources]
+        folder = posixpath.dirname(page)
+        lazy = any(
+            b'"tableChunks"' in files[posixpath.normpath(posixpath.join(folder, src))]
+            for src in sources
+            if "/data/" in src
+        )
+        needs = lazy or "data-changes" in html
+        assert ("tables.js" in scripts) == needs, page
+        if needs:  # before the runtime, which installs it
+            assert scripts.index("tables.js") < scripts.index("explorer.js"), page
+            loading.add(page)
+    # Lesson 04's pages and embed pages, in both languages, and no other page.
+    assert {page.rsplit("/", 1)[-1] for page in loading} == {"04-licenses.html"}
+    assert len(loading) == 4
+
+
 # --- (c) the result cache -------------------------------------------------------------------
 
 
@@ -590,8 +617,9 @@ def test_adding_a_lesson_as_the_readme_describes(sample_project: Path) -> None:
     runner = CliRunner()
     check = runner.invoke(cli, ["check", "--strict", "--project", str(sample_project), "-j", "1"])
     assert check.exit_code == 0, check.output
-    # 38: font subsets are named by content, so two pages with the same bold characters share one
-    assert check.stdout == "OK: 2 lesson(s), 38 files, 0 warning(s).\n"
+    # 39: font subsets are named by content, so two pages with the same bold characters share
+    # one; the runtime's table part (tables.js) is written even when no page loads it
+    assert check.stdout == "OK: 2 lesson(s), 39 files, 0 warning(s).\n"
     result = runner.invoke(cli, ["build", "--project", str(sample_project), "-j", "1"])
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith(

@@ -12,7 +12,8 @@
  * rows under window.EXPLORER_CHUNKS[slug][n]. A chart loads the chunks it needs with
  * a <script> element before it swaps its rows (explorer/lazy.py writes them); live tables
  * named in LAZY load their cells the same way, by blocks of grid points in the page's
- * language (data.tableChunks; see "Lazy tables and What changed").
+ * language (data.tableChunks). That, and the "What changed" view, is tables.js: only
+ * the pages that use them load it.
  * State lives in the URL hash (#epsilon=0.5&releases=3) so a view can be shared.
  */
 (function () {
@@ -528,7 +529,7 @@
     this.syncControls();
     this.showReadouts(point);
     this.showTables(point);
-    var tables = this.followTables(key); // see "Lazy tables and What changed"
+    var tables = this.followTables(key); // lazy tables and "What changed": tables.js
     var self = this;
     return Promise.all(Object.keys(this.views).map(function (name) {
       return self.showChart(name, key);
@@ -819,278 +820,18 @@
     });
   }
 
-  // --- Lazy tables and "What changed" -------------------------------------------------------
-  // A live table named in a module's LAZY has no cells in the page data: data.tableChunks
-  // names those tables, the page's language and the grid index (position in grid order) at
-  // which each chunk of points starts; chunk n is assets/data/<lesson>.<lang>.<n>.js, filed
-  // under window.EXPLORER_CHUNKS[slug]["<lang>.<n>"] (explorer/lazy.py, lazy_tables). Until
-  // a point's chunk is here, its tables keep the rows they show, marked busy, and then show
-  // the point's own: never rows of another setting as if they were this one's.
-  // {{< changes NAME ... >}} compares the readouts and tables it names between the setting
-  // before a change and the one after it, from the same precomputed results.
+  // Pages without lazy tables or a "What changed" view do not load tables.js: their tables
+  // are all in the page data, and there is nothing to compare or to say about it.
+  Lesson.prototype.followTables = function () { return Promise.resolve(); };
+  Lesson.prototype.changesToSay = function () { return ""; };
 
-  function keyAt(index, sizes) {
-    var indices = [];
-    for (var k = sizes.length - 1; k >= 0; k--) {
-      indices.unshift(index % sizes[k]);
-      index = Math.floor(index / sizes[k]);
-    }
-    return indices.join("-");
-  }
-
-  Lesson.prototype.tableChunkOf = function (key) {
-    var starts = this.data.tableChunks.starts;
-    var indices = key.split("-").map(Number);
-    var index = 0;
-    this.params.forEach(function (p, i) { index = index * p.values.length + indices[i]; });
-    var low = 0;
-    var high = starts.length - 1;
-    while (low < high) {
-      var middle = (low + high + 1) >> 1;
-      if (starts[middle] <= index) low = middle; else high = middle - 1;
-    }
-    return low;
+  // Parts of the runtime that only some pages load queue an installer in
+  // window.EXPLORER_PARTS; a part loaded after this script is installed as it arrives.
+  var parts = window.EXPLORER_PARTS || [];
+  window.EXPLORER_PARTS = {
+    push: function (install) { install(Lesson, { assets: ASSETS }); }
   };
-
-  // Files chunk `number`: its tables join data.datasets (as "<lang>.<n>:<i>"), and each point
-  // it covers gets a record of its own (after expandCompact, points share records).
-  Lesson.prototype.fileTableChunk = function (number, chunk) {
-    var data = this.data;
-    var lazy = data.tableChunks;
-    var name = lazy.lang + "." + number;
-    chunk.tables.forEach(function (rows, i) {
-      data.datasets[name + ":" + i] = rows.map(function (row) {
-        return row.map(function (text) { return chunk.texts[text]; });
-      });
-    });
-    var sizes = this.params.map(function (p) { return p.values.length; });
-    var start = lazy.starts[number];
-    chunk.points.forEach(function (tables, offset) {
-      var key = keyAt(start + offset, sizes);
-      var old = data.points[key];
-      var t = {};
-      Object.keys(old.t || {}).forEach(function (table) { t[table] = old.t[table]; });
-      lazy.names.forEach(function (table, j) { t[table] = name + ":" + tables[j]; });
-      data.points[key] = { r: old.r, d: old.d, t: t };
-    });
-  };
-
-  // Each table chunk is loaded once, by a classic script (fetch is blocked on file://); one
-  // that fails is tried again when next needed. A single-file export carries them filed.
-  Lesson.prototype.loadTableChunk = function (number) {
-    var self = this;
-    var name = this.data.tableChunks.lang + "." + number;
-    this.tableLoads = this.tableLoads || {};
-    if (this.tableLoads[name]) return this.tableLoads[name];
-    var file = function () {
-      var filed = (window.EXPLORER_CHUNKS || {})[self.slug] || {};
-      if (!filed[name]) return false;
-      self.fileTableChunk(number, filed[name]);
-      delete filed[name];
-      return true;
-    };
-    var loading = file() ? Promise.resolve() : new Promise(function (resolve, reject) {
-      var script = document.createElement("script");
-      script.src = ASSETS + "data/" + self.slug + "." + name + ".js";
-      script.onload = function () {
-        script.remove();
-        if (file()) resolve(); else reject(new Error("table chunk " + name + " holds no rows"));
-      };
-      script.onerror = function () {
-        script.remove();
-        reject(new Error("table chunk " + name + " did not load"));
-      };
-      document.head.appendChild(script);
-    });
-    this.tableLoads[name] = loading;
-    loading.catch(function () { delete self.tableLoads[name]; });
-    return loading;
-  };
-
-  // A promise that the point of `key` has its lazy tables, or null when it has them already.
-  Lesson.prototype.tablesFor = function (key) {
-    var lazy = this.data.tableChunks;
-    var point = this.data.points[key];
-    if (!lazy || !point) return null;
-    var here = lazy.names.every(function (table) { return point.t && point.t[table] !== undefined; });
-    return here ? null : this.loadTableChunk(this.tableChunkOf(key));
-  };
-
-  // The live tables whose cells load later (the "What changed" view is not among them).
-  Lesson.prototype.lazyHolders = function () {
-    var lazy = this.data.tableChunks;
-    var holders = this.article.querySelectorAll("[data-table][data-live]");
-    return Array.prototype.filter.call(holders, function (holder) {
-      return lazy && lazy.names.indexOf(holder.dataset.table) >= 0;
-    });
-  };
-
-  function markBusy(elements, busy) {
-    elements.forEach(function (element) {
-      element.classList.toggle("is-busy", busy);
-      if (busy) element.setAttribute("aria-busy", "true"); else element.removeAttribute("aria-busy");
-    });
-  }
-
-  // After apply() shows a state: its lazy tables once they are here, then what changed since
-  // the state shown before (which needs that state's tables too). A newer state that arrives
-  // meanwhile takes over. The promise settles when this state's tables show (or say that
-  // they could not be loaded); the view follows on its own.
-  Lesson.prototype.followTables = function (key) {
-    var self = this;
-    var from = this.changesKey === undefined ? key : this.changesKey;
-    if (from !== key) {
-      this.changesText = null;
-      this.announcedKey = undefined;
-    }
-    this.changesKey = key;
-    var own = this.showsTheHtmlRows(key) ? null : this.tablesFor(key);
-    var before = from !== key ? this.tablesFor(from) : null;
-    var holders = this.lazyHolders();
-    var view = this.article.querySelector("[data-changes]");
-    var views = view ? [view] : [];
-    markBusy(holders, own !== null);
-    markBusy(views, own !== null || before !== null);
-    var current = function () { return self.key() === key; };
-    Promise.all([own, before]).then(function () {
-      if (!current()) return;
-      markBusy(views, false);
-      self.showChanges(from, key);
-    }, function () {
-      if (!current()) return;
-      markBusy(views, false);
-      var state = view && view.querySelector("[data-changes-state]");
-      if (!state) return;
-      view.querySelector("[data-changes-list]").hidden = true;
-      state.hidden = false;
-      state.textContent = self.article.dataset.tableFailed;
-    });
-    if (own === null) return Promise.resolve();
-    return own.then(function () {
-      if (!current()) return;
-      markBusy(holders, false);
-      self.showTables(self.data.points[key]);
-    }, function () {
-      if (!current()) return;
-      markBusy(holders, false);
-      self.tablesFailed();
-    });
-  };
-
-  // The page as written holds the default point's rows: opening it loads no table chunk.
-  Lesson.prototype.showsTheHtmlRows = function (key) {
-    var defaults = this.params.map(function (p) { return p.default; }).join("-");
-    return key === defaults && this.lazyHolders().every(function (holder) {
-      return holder.dataset.shown === undefined;
-    });
-  };
-
-  // Rows that cannot be loaded are not left standing as if they were this setting's.
-  Lesson.prototype.tablesFailed = function () {
-    var article = this.article;
-    this.lazyHolders().forEach(function (holder) {
-      var row = document.createElement("tr");
-      var cell = document.createElement("td");
-      var body = holder.querySelector("[data-table-body]");
-      if (!body) return;
-      cell.colSpan = holder.querySelectorAll("thead th").length;
-      cell.textContent = article.dataset.tableFailed;
-      row.appendChild(cell);
-      body.replaceChildren(row);
-      holder.dataset.shown = "failed"; // no longer the rows the page was written with
-    });
-  };
-
-  // One line per difference: a readout "label: before → after"; a table row that is new or
-  // gone, with its column headings.
-  Lesson.prototype.changesBetween = function (view, before, after) {
-    var datasets = this.data.datasets;
-    var lines = [];
-    var cellsOf = function (point, table) {
-      var id = point.t ? point.t[table] : undefined;
-      return id === undefined ? null : datasets[id];
-    };
-    JSON.parse(view.dataset.changes).forEach(function (item) {
-      if (item.readout) {
-        var was = before.r[item.readout];
-        var now = after.r[item.readout];
-        if (was !== now) lines.push(item.label + ": " + was + " \u2192 " + now);
-        return;
-      }
-      var rowsBefore = cellsOf(before, item.table);
-      var rowsAfter = cellsOf(after, item.table);
-      if (!rowsBefore || !rowsAfter) return;
-      var text = function (row) {
-        return row.map(function (cell, i) { return item.columns[i] + ": " + cell; }).join("; ");
-      };
-      // A row whose first cell names it once on each side changed in place: its other cells
-      // say from what to what. Other rows are new or gone.
-      var once = function (rows) {
-        var count = {};
-        rows.forEach(function (row) { count[row[0]] = (count[row[0]] || 0) + 1; });
-        return function (row) { return count[row[0]] === 1; };
-      };
-      var onceBefore = once(rowsBefore);
-      var onceAfter = once(rowsAfter);
-      var partner = function (row, rows, unique) {
-        return unique(row) ? rows.filter(function (other) { return other[0] === row[0]; })[0] : undefined;
-      };
-      var was = rowsBefore.map(text);
-      var now = rowsAfter.map(text);
-      rowsAfter.forEach(function (row, i) {
-        if (was.indexOf(now[i]) >= 0) return;
-        var old = onceAfter(row) ? partner(row, rowsBefore, onceBefore) : undefined;
-        if (old === undefined) {
-          lines.push(view.dataset.added + " \u2014 " + now[i]);
-          return;
-        }
-        var moved = row.map(function (cell, c) {
-          return c === 0 || cell === old[c] ? null : item.columns[c] + ": " + old[c] + " \u2192 " + cell;
-        }).filter(function (part) { return part !== null; });
-        lines.push(view.dataset.changed + " \u2014 " + item.columns[0] + ": " + row[0] + "; " + moved.join("; "));
-      });
-      rowsBefore.forEach(function (row, i) {
-        if (now.indexOf(was[i]) >= 0) return;
-        var kept = onceBefore(row) ? partner(row, rowsAfter, onceAfter) : undefined;
-        if (kept === undefined) lines.push(view.dataset.removed + " \u2014 " + was[i]);
-      });
-    });
-    return lines;
-  };
-
-  Lesson.prototype.showChanges = function (from, key) {
-    var view = this.article.querySelector("[data-changes]");
-    if (!view || from === key) return;
-    var lines = this.changesBetween(view, this.data.points[from], this.data.points[key]);
-    var list = view.querySelector("[data-changes-list]");
-    var state = view.querySelector("[data-changes-state]");
-    list.replaceChildren.apply(list, lines.map(function (line) {
-      var item = document.createElement("li");
-      item.textContent = line;
-      return item;
-    }));
-    list.hidden = !lines.length;
-    state.hidden = lines.length > 0;
-    state.textContent = view.dataset.none;
-    view.dataset.from = from; // for the browser tests: the two points compared
-    view.dataset.point = key;
-    this.changesText = { key: key, text: lines.length ? lines.join(". ") + "." : view.dataset.none };
-    // Said with the announcement of the change, or on its own when that was said already.
-    var region = this.article.querySelector("[data-announcer]");
-    if (region && this.announcedKey === key) {
-      var text = this.changesToSay(key);
-      if (text) region.textContent = text;
-    }
-  };
-
-  // The text of what changed for the announcement of `key`, once ("" when not known yet).
-  Lesson.prototype.changesToSay = function (key) {
-    this.announcedKey = key;
-    var changes = this.changesText;
-    if (!changes || changes.key !== key || changes.said) return "";
-    changes.said = true;
-    return changes.text;
-  };
+  parts.forEach(function (install) { window.EXPLORER_PARTS.push(install); });
 
   function start() {
     var article = document.querySelector("[data-lesson]");
