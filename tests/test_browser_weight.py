@@ -5,7 +5,8 @@ The first-load weight that the budget test and ``make bench`` compute
 really fetches; and moving a control must update each chart's existing Vega view
 (``view.data(...)``, ``view.signal(...)``, ``runAsync()``), never embed it again, and
 leave a chart alone when neither its rows nor its signals changed.
-Times are measured in ``make bench``, not asserted here.
+Charts on screen are redrawn first, the others after the next frame; once the page records a
+state, all of them show it. Times are measured in ``make bench``, not asserted here.
 """
 
 from __future__ import annotations
@@ -152,6 +153,76 @@ def test_a_chart_runs_only_when_its_rows_or_signals_change(
     assert {True, False} <= set().union(*checked.values()), checked
     for lesson in ("02-membership-inference.html", "05-synthetic-data-audit.html"):
         assert checked[lesson] == {True, False}, lesson
+
+
+ORDER_RUNS = """() => {
+  // Logs each chart run as it starts: the chart, whether it was on screen then, and whether
+  // the update of what is on screen had been measured already.
+  const lesson = window.explorerLesson;
+  window.__runs = [];
+  Object.entries(lesson.views).forEach(([name, view]) => {
+    const run = view.runAsync.bind(view);
+    view.runAsync = () => {
+      window.__runs.push({
+        name,
+        onScreen: lesson.inView[name],
+        measured: performance.getEntriesByName("explorer:update").length,
+      });
+      return run();
+    };
+  });
+}"""
+
+SHOWS_THE_STATE = """() => {
+  // Every chart holds the rows and signals of the current point.
+  const lesson = window.explorerLesson;
+  const point = lesson.data.points[lesson.key()];
+  return Object.keys(lesson.views).filter(name => {
+    const chart = lesson.data.charts[name];
+    const shown = lesson.shown[name] || {};
+    return chart.datasets.some(d => point.d[d] !== undefined && shown["d:" + d] !== point.d[d])
+      || chart.signals.some(s => {
+        const param = lesson.params.find(p => p.name === s);
+        return shown["s:" + s] !== param.values[lesson.state[s]];
+      });
+  });
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_charts_on_screen_are_redrawn_before_the_others(
+    context: BrowserContext, site: Site, lang: str
+):
+    path = f"{PREFIX[lang]}05-synthetic-data-audit.html"
+    page, watch = open_page(context, site, path)
+    page.wait_for_selector(READY, state="attached")
+    # The learner looks at the controls: the charts below them are on screen, the rest not.
+    page.evaluate('document.querySelector("form.controls").scrollIntoView({block: "start"})')
+    page.wait_for_function(
+        """() => { const seen = Object.values(window.explorerLesson.inView);
+                   return seen.includes(true) && seen.includes(false); }"""
+    )
+    page.evaluate(ORDER_RUNS)
+    seen_both = set()
+    for step in range(8):
+        page.evaluate(MOVE_CONTROL, step)
+        page.wait_for_function(
+            """count => performance.getEntriesByName("explorer:update").length === count
+              && document.querySelector("article[data-lesson]").dataset.point
+                 === window.explorerLesson.key()""",
+            arg=step + 1,
+        )
+        runs = page.evaluate("window.__runs.splice(0)")
+        for run in runs:
+            # On screen: drawn before the update is measured; off screen: only after it.
+            assert run["measured"] == step + int(not run["onScreen"]), (path, step, runs)
+            seen_both.add(run["onScreen"])
+        # Once the page records the state, every chart shows it, on screen or not.
+        assert page.evaluate(SHOWS_THE_STATE) == [], (path, step)
+    assert seen_both == {True, False}, f"{path}: both kinds of chart were redrawn"
+    watch.assert_clean(path)
+    page.close()
 
 
 @pytest.mark.browser

@@ -134,6 +134,7 @@
     this.shown = {}; // per chart: the dataset ids and signal values its view holds
     this.runs = {}; // per chart: how many updates ran its view
     this.chunkLoads = {};
+    this.inView = null; // chart name -> whether it is on screen (null: not watched, all are)
     this.readState();
   }
 
@@ -522,7 +523,11 @@
     return view.runAsync();
   };
 
-  Lesson.prototype.apply = function () {
+  // Charts on screen are redrawn first; the others once that frame is painted, so that what
+  // the reader sees follows the control at once. `seen` (optional) is called when the
+  // readouts and the charts on screen show the state; the promise settles when every chart
+  // does (and the page records the state in data-point).
+  Lesson.prototype.apply = function (seen) {
     var key = this.key();
     var point = this.data.points[key];
     if (!point) return Promise.resolve();
@@ -531,24 +536,65 @@
     this.showTables(point);
     var tables = this.followTables(key); // lazy tables and "What changed": tables.js
     var self = this;
-    return Promise.all(Object.keys(this.views).map(function (name) {
-      return self.showChart(name, key);
-    }).concat([tables])).then(function () {
+    var names = Object.keys(this.views);
+    var inView = this.inView;
+    var onScreen = names.filter(function (name) { return !inView || inView[name]; });
+    var offScreen = names.filter(function (name) { return onScreen.indexOf(name) < 0; });
+    var show = function (name) { return self.showChart(name, key); };
+    var first = Promise.all(onScreen.map(show));
+    var rest = first.then(function () {
+      if (seen) seen();
+      if (!offScreen.length) return null;
+      return afterPaint().then(function () {
+        // A newer state draws these charts itself.
+        return self.key() === key ? Promise.all(offScreen.map(show)) : null;
+      });
+    });
+    return Promise.all([rest, tables]).then(function () {
       // Only the latest state is recorded, even when several changes overlap.
       if (self.key() === key) self.article.dataset.point = key;
     });
   };
 
-  // User-timing measures that `make bench` reads: from the control's input event to every
-  // chart and readout updated ("explorer:update") and to the next frame drawn ("explorer:paint").
-  function measureUpdate(started) {
+  // A promise that settles once the browser has drawn the next frame, or after 50 ms when it
+  // draws none (a hidden tab, an embed frame scrolled away: they pause animation frames).
+  function afterPaint() {
+    return new Promise(function (resolve) {
+      if (window.requestAnimationFrame) {
+        window.requestAnimationFrame(function () { window.setTimeout(resolve, 0); });
+      }
+      window.setTimeout(resolve, 50);
+    });
+  }
+
+  // Which charts are on screen, kept up to date by an IntersectionObserver (without one,
+  // every chart counts as on screen and all are redrawn at once).
+  Lesson.prototype.watchCharts = function () {
+    if (!window.IntersectionObserver) return;
+    var inView = this.inView = {};
+    var watcher = new window.IntersectionObserver(function (entries) {
+      entries.forEach(function (entry) {
+        inView[entry.target.dataset.chart] = entry.isIntersecting;
+      });
+    });
+    this.article.querySelectorAll("[data-chart]").forEach(function (figure) {
+      inView[figure.dataset.chart] = false;
+      watcher.observe(figure);
+    });
+  };
+
+  // User-timing measures that `make bench` reads, from the control's input event: to the
+  // readouts and the charts on screen updated ("explorer:update") and to the next frame drawn
+  // after that ("explorer:paint"); to every chart updated, on screen or not ("explorer:all").
+  function measureUpdate(name, started) {
     var timing = window.performance;
     if (!timing || !timing.measure || !window.requestAnimationFrame) return;
     try {
-      timing.measure("explorer:update", { start: started, end: timing.now() });
+      timing.measure(name, { start: started, end: timing.now() });
     } catch (error) {
       return; // a browser without User Timing level 3: nothing to measure
     }
+    if (name !== "explorer:update") return;
     window.requestAnimationFrame(function () {
       window.setTimeout(function () {
         timing.measure("explorer:paint", { start: started, end: timing.now() });
@@ -566,8 +612,10 @@
         self.state[input.dataset.param] = Number(input.value);
         writeHash(self.params, self.state);
         var key = self.key();
-        self.apply().then(function () {
-          if (self.key() === key) measureUpdate(happened.timeStamp);
+        self.apply(function () {
+          if (self.key() === key) measureUpdate("explorer:update", happened.timeStamp);
+        }).then(function () {
+          if (self.key() === key) measureUpdate("explorer:all", happened.timeStamp);
         });
         self.announce(input, fromKey);
       });
@@ -852,6 +900,7 @@
     article.classList.add("is-interactive");
     scopeControls(article);
     lesson.markLiveReadouts();
+    lesson.watchCharts();
     lesson.bindControls();
     lesson.syncControls();
     lesson.showReadouts(data.points[lesson.key()]);
