@@ -37,7 +37,9 @@ from privacy_explorer import embed, page_fonts
 from privacy_explorer import fonts as font_tools
 from privacy_explorer.build import Reporter, build, site_path
 from privacy_explorer.errors import ContentError, ExplorerError, OutputError, cannot_write
+from privacy_explorer.lazy import page_chunk_paths
 from privacy_explorer.lesson import LANGUAGES
+from privacy_explorer.links import SCRIPT_TAG, STYLESHEET_TAG
 from privacy_explorer.output import (
     DIST_FOLDER,
     MARKER,
@@ -59,8 +61,6 @@ SCORM_ADAPTER = "assets/scorm.js"
 _A = re.compile(r"<a\b([^>]*)>(.*?)</a>", re.DOTALL)
 _HREF = re.compile(r'\shref="([^"]*)"')
 _CANONICAL = re.compile(r'<link rel="canonical" href="([^"]*)">\n?')
-_STYLESHEET = re.compile(r'<link rel="stylesheet" href="([^"]*)">')
-_SCRIPT = re.compile(r'<script src="([^"]*)"></script>')
 _IMG_SRC = re.compile(r'(<img\b[^>]*\ssrc=")([^"]*)(")')
 _REFERENCE = re.compile(r'\s(?:href|src)="([^"]*)"')
 
@@ -82,9 +82,7 @@ def _chunks(files: Mapping[str, bytes], lesson: Lesson) -> list[str]:
     ``assets/data/<slug>.<lang>.<n>.js`` of its page's language), loaded by the runtime."""
     top = lesson.page.split("/", 1)[0]
     lang = top if top in LANGUAGES else LANGUAGES[0]
-    slug = lesson.slug
-    pattern = re.compile(rf"assets/data/{re.escape(slug)}\.(?:{lang}\.)?[0-9]+\.js")
-    return sorted(path for path in files if pattern.fullmatch(path))
+    return page_chunk_paths(files, lesson.slug, lang)
 
 
 def _is_relative(url: str) -> bool:
@@ -210,13 +208,13 @@ def single_file(
     html = _IMG_SRC.sub(
         lambda m: m.group(1) + _svg_data_url(files[_resolve(page, m.group(2))]) + m.group(3), html
     )
-    html = _STYLESHEET.sub(lambda m: f"<style>{style}</style>", html, count=1)
+    html = STYLESHEET_TAG.sub(lambda m: f"<style>{style}</style>", html, count=1)
     html = html.replace('<meta charset="utf-8">', f'<meta charset="utf-8">\n{GENERATOR}', 1)
     left = [url for url in _REFERENCE.findall(html) if _is_relative(url) and url not in scripts]
     left = [url for url in left if _resolve(page, url) not in scripts]
     assert not left, f"{page}: still refers to {left}"
     # Scripts last: their text is code, not markup, and must not be rewritten.
-    html = _SCRIPT.sub(lambda m: _packed_script(files[_resolve(page, m.group(1))]), html)
+    html = SCRIPT_TAG.sub(lambda m: _packed_script(files[_resolve(page, m.group(1))]), html)
     # The chunks of LAZY datasets go in first, so the runtime finds their rows already filed.
     chunks = "".join(_packed_script(files[path]) + "\n" for path in _chunks(files, lesson))
     first = html.index('<script type="application/gzip" data-packed>')

@@ -20,6 +20,7 @@ to share a chunk.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -193,6 +194,16 @@ def table_chunk_name(lang: str, number: int) -> str:
 def table_chunk_path(slug: str, lang: str, number: int) -> str:
     """Where table chunk ``number`` of lesson ``slug`` in ``lang`` lives in the site."""
     return f"assets/data/{slug}.{table_chunk_name(lang, number)}.js"
+
+
+def page_chunk_paths(paths: Iterable[str], slug: str, lang: str) -> list[str]:
+    """Of ``paths``, the chunk scripts a page of lesson ``slug`` in ``lang`` may load, sorted.
+
+    Those are the chunks of chart rows (:func:`chunk_path`, one set for every language) and
+    the table chunks of its own language (:func:`table_chunk_path`).
+    """
+    pattern = re.compile(rf"assets/data/{re.escape(slug)}\.(?:{re.escape(lang)}\.)?[0-9]+\.js")
+    return sorted(path for path in paths if pattern.fullmatch(path))
 
 
 class _Chunk:

@@ -18,6 +18,10 @@ from urllib.parse import unquote, urlsplit
 from privacy_explorer.errors import LinkError
 
 CSS_URL = re.compile(r"url\(\s*['\"]?([^'\")]+)['\"]?\s*\)")
+SCRIPT_TAG = re.compile(r'<script src="([^"]+)"></script>')
+"""A classic script as the templates write it; group 1 is its address."""
+STYLESHEET_TAG = re.compile(r'<link rel="stylesheet" href="([^"]+)">')
+"""A stylesheet link as the templates write it; group 1 is its address."""
 PUBLIC_ADDRESSES = ("canonical", "alternate")
 """``<link rel>`` kinds that may name a page by its absolute public address."""
 

@@ -38,12 +38,13 @@ from pathlib import Path
 from typing import Any
 
 from privacy_explorer import fonts as font_tools
+from privacy_explorer.lazy import page_chunk_paths
+from privacy_explorer.links import SCRIPT_TAG
 
 FONT_FACE_RULE = re.compile(r"@font-face\s*\{[^}]*\}\s*")
 """One ``@font-face`` rule of a stylesheet, with the space after it."""
 _FACE_URL = re.compile(r'url\("fonts/([^"]+)"\)')
 _STYLESHEET_LINK = re.compile(r'<link rel="stylesheet" href="((?:\.\./)*)assets/style\.css">')
-_SCRIPT_SRC = re.compile(r'<script src="([^"]+)"></script>')
 _DATA_SCRIPT = re.compile(r"assets/data/([^/]+)\.[a-z]{2}\.js")
 _JSON_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 _MATH = re.compile(r"<math\b[^>]*>(.*?)</math>", re.S)
@@ -112,7 +113,7 @@ def page_texts(files: Mapping[str, str | bytes], page: str) -> list[str]:
     html = _text(files[page])
     texts = [html, unescape(html)]  # the characters behind entities such as &ndash; too
     folder = posixpath.dirname(page)
-    for src in _SCRIPT_SRC.findall(html):
+    for src in SCRIPT_TAG.findall(html):
         path = posixpath.normpath(posixpath.join(folder, src))
         found = _DATA_SCRIPT.fullmatch(path)
         if found is None or path not in files:
@@ -120,8 +121,8 @@ def page_texts(files: Mapping[str, str | bytes], page: str) -> list[str]:
         texts.append(_unescape_json(_text(files[path])))
         # Chunks of chart rows serve every language; chunks of table cells, one (lazy.py).
         lang = path.removesuffix(".js").rsplit(".", 1)[1]
-        chunk = re.compile(rf"assets/data/{re.escape(found.group(1))}\.(?:{lang}\.)?\d+\.js")
-        texts.extend(_unescape_json(_text(files[p])) for p in sorted(files) if chunk.fullmatch(p))
+        chunks = page_chunk_paths(files, found.group(1), lang)
+        texts.extend(_unescape_json(_text(files[chunk])) for chunk in chunks)
     return texts
 
 

@@ -19,13 +19,13 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from privacy_explorer.links import SCRIPT_TAG, STYLESHEET_TAG
+
 SHARED_BUNDLE = "assets/vega.js"
 """The Vega, Vega-Lite and vega-embed bundle that every lesson page shares."""
 LESSON_PAGE_BUDGET = 150 * 1024
 """The most a lesson page may weigh on first load beyond the shared bundle (issue 14, 11)."""
 
-_STYLESHEET = re.compile(r'<link rel="stylesheet" href="([^"]+)">')
-_SCRIPT = re.compile(r'<script src="([^"]+)"></script>')
 _IMAGE = re.compile(r'<img[^>]* src="([^"]+)"')
 _NOSCRIPT = re.compile(r"<noscript>.*?</noscript>", re.S)
 _FONT_URL = re.compile(r'url\("([^"]+\.woff2)"\)')
@@ -82,8 +82,8 @@ def first_load_weight(files: Mapping[str, bytes], page: str) -> PageWeight:
             return None  # data:, absolute or a fragment: nothing fetched from the site
         return posixpath.normpath(posixpath.join(base, url))
 
-    styles = [p for u in _STYLESHEET.findall(html) if (p := site_path(u))]
-    scripts = [p for u in _SCRIPT.findall(html) if (p := site_path(u))]
+    styles = [p for u in STYLESHEET_TAG.findall(html) if (p := site_path(u))]
+    scripts = [p for u in SCRIPT_TAG.findall(html) if (p := site_path(u))]
     # What waits in <noscript> (the charts' static pictures) loads only without JavaScript.
     images = [p for u in _IMAGE.findall(_NOSCRIPT.sub("", html)) if (p := site_path(u))]
     faces_css = [(folder, html)] + [(posixpath.dirname(p), files[p].decode()) for p in styles]

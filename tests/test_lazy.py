@@ -20,7 +20,14 @@ from lazy_sample import CLOUD_POINTS, add_cloud, edit
 from privacy_explorer import lazy as lazy_module
 from privacy_explorer.build import BuildReport, build
 from privacy_explorer.errors import ExplorerError
-from privacy_explorer.lazy import CHUNK_BYTES, chunk_path, chunk_script, lazy_rows
+from privacy_explorer.lazy import (
+    CHUNK_BYTES,
+    chunk_path,
+    chunk_script,
+    lazy_rows,
+    page_chunk_paths,
+    table_chunk_path,
+)
 from privacy_explorer.lesson import LANGUAGES, Column, Grid, Param, Table
 from privacy_explorer.project import load_project
 from privacy_explorer.runner import dumps
@@ -323,3 +330,21 @@ def test_a_table_chunk_script_files_under_its_language_and_number() -> None:
     assert f'window.EXPLORER_CHUNKS["{SLUG}"]["en.2"]=' in script
     assert "</script>" not in script
     assert lazy_module.chunk_value(script)["texts"] == ["</script>"]
+
+
+def test_a_page_loads_the_chart_chunks_and_its_own_languages_table_chunks() -> None:
+    paths = [
+        chunk_path(SLUG, 0),
+        chunk_path(SLUG, 1),
+        table_chunk_path(SLUG, "ko", 0),
+        table_chunk_path(SLUG, "en", 0),
+        chunk_path("01-dice-two", 0),  # another lesson whose name starts the same
+        f"assets/data/{SLUG}.ko.js",  # the page data, not a chunk
+        f"assets/data/{SLUG}.x.js",
+    ]
+    assert page_chunk_paths(paths, SLUG, "ko") == sorted(
+        [chunk_path(SLUG, 0), chunk_path(SLUG, 1), table_chunk_path(SLUG, "ko", 0)]
+    )
+    assert page_chunk_paths(reversed(paths), SLUG, "en") == sorted(
+        [chunk_path(SLUG, 0), chunk_path(SLUG, 1), table_chunk_path(SLUG, "en", 0)]
+    )
