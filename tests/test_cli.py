@@ -112,7 +112,7 @@ def test_build_reports_progress_and_then_the_cache(sample_project: Path) -> None
 def test_check_validates_without_writing_the_site(sample_project: Path) -> None:
     result = invoke("check", "--project", str(sample_project), "-j", "1")
     assert result.exit_code == 0, result.output
-    assert result.stdout == "OK: 1 lesson(s), 27 files, 0 warning(s).\n"
+    assert result.stdout == "OK: 1 lesson(s), 28 files, 0 warning(s).\n"
     assert not (sample_project / "build" / "site").exists()
 
 
