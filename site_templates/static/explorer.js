@@ -377,42 +377,36 @@
     });
   };
 
-  // Each chunk is loaded once, by a classic script (fetch is blocked on file://); its rows
-  // join data.datasets. A chunk that fails to load is tried again when next needed. A page
-  // that carries its chunks itself (a single-file export) has filed them already.
-  Lesson.prototype.loadChunk = function (number) {
+  // Chunk `name` of the lesson (assets/data/<lesson>.<name>.js: rows of charts, or the cells
+  // of lazy tables, see tables.js), handed to `use` once it is here. Each is loaded once, by a
+  // classic script (fetch is blocked on file://) that files it under
+  // window.EXPLORER_CHUNKS[slug][name]; one that fails is tried again when next needed. A
+  // page that carries its chunks itself (a single-file export) has filed them already.
+  Lesson.prototype.loadChunk = function (name, use) {
     var self = this;
-    if (this.chunkLoads[number]) return this.chunkLoads[number];
-    var carried = ((window.EXPLORER_CHUNKS || {})[self.slug] || {})[number];
-    if (carried) {
-      Object.keys(carried).forEach(function (id) { self.data.datasets[id] = carried[id]; });
-      delete window.EXPLORER_CHUNKS[self.slug][number];
-      this.chunkLoads[number] = Promise.resolve();
-      return this.chunkLoads[number];
-    }
-    var loading = new Promise(function (resolve, reject) {
+    if (this.chunkLoads[name]) return this.chunkLoads[name];
+    var file = function () {
+      var filed = (window.EXPLORER_CHUNKS || {})[self.slug] || {};
+      if (!filed[name]) return false;
+      use(filed[name]);
+      delete filed[name];
+      return true;
+    };
+    var loading = file() ? Promise.resolve() : new Promise(function (resolve, reject) {
       var script = document.createElement("script");
-      script.src = ASSETS + "data/" + self.slug + "." + number + ".js";
+      script.src = ASSETS + "data/" + self.slug + "." + name + ".js";
       script.onload = function () {
-        var filed = (window.EXPLORER_CHUNKS || {})[self.slug] || {};
-        var chunk = filed[number];
         script.remove();
-        if (!chunk) {
-          reject(new Error("chunk " + number + " holds no rows"));
-          return;
-        }
-        Object.keys(chunk).forEach(function (id) { self.data.datasets[id] = chunk[id]; });
-        delete filed[number];
-        resolve();
+        if (file()) resolve(); else reject(new Error("chunk " + name + " holds no rows"));
       };
       script.onerror = function () {
         script.remove();
-        reject(new Error("chunk " + number + " did not load"));
+        reject(new Error("chunk " + name + " did not load"));
       };
       document.head.appendChild(script);
     });
-    this.chunkLoads[number] = loading;
-    loading.catch(function () { delete self.chunkLoads[number]; });
+    this.chunkLoads[name] = loading;
+    loading.catch(function () { delete self.chunkLoads[name]; });
     return loading;
   };
 
@@ -431,7 +425,11 @@
     var numbers = Object.keys(chunks);
     if (!numbers.length) return null;
     var self = this;
-    return Promise.all(numbers.map(function (number) { return self.loadChunk(number); }));
+    var datasets = this.data.datasets;
+    var fileRows = function (chunk) {
+      Object.keys(chunk).forEach(function (id) { datasets[id] = chunk[id]; });
+    };
+    return Promise.all(numbers.map(function (number) { return self.loadChunk(number, fileRows); }));
   };
 
   // The spec of a chart holds the default point's rows: they serve a lazy dataset there,
@@ -877,7 +875,7 @@
   // window.EXPLORER_PARTS; a part loaded after this script is installed as it arrives.
   var parts = window.EXPLORER_PARTS || [];
   window.EXPLORER_PARTS = {
-    push: function (install) { install(Lesson, { assets: ASSETS }); }
+    push: function (install) { install(Lesson); }
   };
   parts.forEach(function (install) { window.EXPLORER_PARTS.push(install); });
 

@@ -16,8 +16,8 @@
 (function () {
   "use strict";
 
-  // `Lesson` is explorer.js's lesson class; `runtime.assets` the prefix that reaches assets/.
-  function install(Lesson, runtime) {
+  // `Lesson` is explorer.js's lesson class.
+  function install(Lesson) {
     function keyAt(index, sizes) {
       var indices = [];
       for (var k = sizes.length - 1; k >= 0; k--) {
@@ -64,36 +64,13 @@
       });
     };
 
-    // Each table chunk is loaded once, by a classic script (fetch is blocked on file://); one
-    // that fails is tried again when next needed. A single-file export carries them filed.
+    // Table chunks load like chunks of chart rows (explorer.js, loadChunk), under the names
+    // "<lang>.<n>".
     Lesson.prototype.loadTableChunk = function (number) {
       var self = this;
-      var name = this.data.tableChunks.lang + "." + number;
-      this.tableLoads = this.tableLoads || {};
-      if (this.tableLoads[name]) return this.tableLoads[name];
-      var file = function () {
-        var filed = (window.EXPLORER_CHUNKS || {})[self.slug] || {};
-        if (!filed[name]) return false;
-        self.fileTableChunk(number, filed[name]);
-        delete filed[name];
-        return true;
-      };
-      var loading = file() ? Promise.resolve() : new Promise(function (resolve, reject) {
-        var script = document.createElement("script");
-        script.src = runtime.assets + "data/" + self.slug + "." + name + ".js";
-        script.onload = function () {
-          script.remove();
-          if (file()) resolve(); else reject(new Error("table chunk " + name + " holds no rows"));
-        };
-        script.onerror = function () {
-          script.remove();
-          reject(new Error("table chunk " + name + " did not load"));
-        };
-        document.head.appendChild(script);
+      return this.loadChunk(this.data.tableChunks.lang + "." + number, function (chunk) {
+        self.fileTableChunk(number, chunk);
       });
-      this.tableLoads[name] = loading;
-      loading.catch(function () { delete self.tableLoads[name]; });
-      return loading;
     };
 
     // A promise that the point of `key` has its lazy tables, or null when it has them already.
