@@ -19,10 +19,19 @@ PIP_INSTALL := $(BIN)/python -m pip install --quiet -c constraints.txt
 site: $(VENV)/.runtime-installed
 	$(BIN)/explorer build $(if $(BASE_URL),--base-url "$(BASE_URL)")
 
-# Lint first, then run the whole test suite, browser tests included (installs Debian's
-# Chromium when missing).
-test: lint $(CHROMIUM) $(SCORM_RUNTIME) $(AXE_CORE)
-	$(BIN)/python -m pytest
+# Lint first, then run the whole test suite on every core, browser tests included (installs
+# Debian's Chromium when missing); prints the 15 slowest tests and the wall time of it all.
+PYTEST_ARGS := -n auto --durations=15
+test: $(CHROMIUM) $(SCORM_RUNTIME) $(AXE_CORE)
+	@start=$$(date +%s); \
+	$(MAKE) --no-print-directory lint && $(BIN)/python -m pytest $(PYTEST_ARGS); \
+	status=$$?; echo "make test: $$(( $$(date +%s) - start )) s (lint included)"; exit $$status
+
+# Apply each deliberate breakage of tests/mutants/mutants.py in turn and check that the suite
+# (run as make test runs it) fails within five minutes; the file is restored after each.
+.PHONY: mutants
+mutants: $(VENV)/.test-installed $(CHROMIUM) $(SCORM_RUNTIME) $(AXE_CORE)
+	$(BIN)/python tests/mutants/run.py -- $(PYTEST_ARGS)
 
 # Preview the built site on http://127.0.0.1:$(PORT)/ (local only).
 serve: $(VENV)/.runtime-installed

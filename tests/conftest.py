@@ -7,15 +7,18 @@ left a file in the repository all the same.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
+import sys
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from lessonpage import TIMEOUT_MS, Site
+from lessonpage import TIMEOUT_MS, Site, use_built_results
 from playwright.sync_api import Browser, BrowserContext
 
 from privacy_explorer.build import BuildReport, build
@@ -33,24 +36,112 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--no-first-run",
 ]
+CACHES = ("results", "assets-cache", "pages-cache")
+"""The folders of ``build/`` that only ever hold checked, content-addressed cache entries."""
 
 
 @pytest.fixture
-def sample_project(tmp_path: Path) -> Path:
-    """A fresh copy of tests/sample_project, safe to edit."""
+def sample_project(tmp_path: Path, sample_assets: Path) -> Path:
+    """A fresh copy of tests/sample_project, safe to edit, its asset cache already filled.
+
+    Rendering the sample's chart SVGs, subsetting its fonts and bundling Vega take most of a
+    cold build; they are made once a run (:func:`sample_assets`) and every entry is checked
+    (its key and SHA-256) before a build uses it. Its result, page and site folders start
+    empty. Tests of the asset cache itself use :func:`cold_sample_project`.
+    """
+    target = tmp_path / "course"
+    shutil.copytree(SAMPLE, target, ignore=shutil.ignore_patterns("build"))
+    shutil.copytree(sample_assets, target / "build" / "assets-cache")
+    return target
+
+
+@pytest.fixture
+def cold_sample_project(tmp_path: Path) -> Path:
+    """A fresh copy of tests/sample_project with nothing cached at all."""
     target = tmp_path / "course"
     shutil.copytree(SAMPLE, target, ignore=shutil.ignore_patterns("build"))
     return target
 
 
 @pytest.fixture(scope="session")
-def repo_project(tmp_path_factory: pytest.TempPathFactory) -> Project:
+def sample_assets(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The asset cache of the sample project (chart SVGs, font subsets, the Vega bundle),
+    filled once a run by building a copy of it (the first xdist worker builds, the others wait).
+    """
+    shared = run_folder(tmp_path_factory) / "sample-assets"
+    with exclusive(run_folder(tmp_path_factory) / "sample-assets.lock"):
+        filled = run_folder(tmp_path_factory) / "sample-assets.filled"
+        if not filled.exists():
+            work = run_folder(tmp_path_factory) / f"sample-for-assets-{os.getpid()}"
+            shutil.rmtree(work, ignore_errors=True)
+            shutil.copytree(SAMPLE, work, ignore=shutil.ignore_patterns("build"))
+            saved_path = list(sys.path)  # the build makes the copy importable
+            try:
+                build(load_project(work), jobs=1)
+            finally:
+                sys.path[:] = saved_path
+            shutil.rmtree(shared, ignore_errors=True)
+            shutil.copytree(work / "build" / "assets-cache", shared)
+            filled.touch()
+    return shared
+
+
+def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A temporary folder of this test run that every xdist worker sees (the run's base)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@contextmanager
+def exclusive(lock_file: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``lock_file`` (one xdist worker at a time)."""
+    with lock_file.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@pytest.fixture(scope="session")
+def course_caches(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A build folder whose caches hold every result, asset and page of the real course.
+
+    The first worker of a run fills it by building the course into its ``site/``, starting
+    from the repository's own caches when ``make site`` has filled them (on a fresh clone,
+    as in CI, that first build computes every grid cold); the others wait for it and then
+    find it full. Every cache entry is checked before it is used (its key, its SHA-256, the
+    checks of a fresh result), so a stale or damaged one is computed again, never shipped.
+    """
+    shared = run_folder(tmp_path_factory) / "course-caches"
+    with exclusive(run_folder(tmp_path_factory) / "course-caches.lock"):
+        filled = shared / ".filled"
+        if not filled.exists():
+            shutil.rmtree(shared, ignore_errors=True)  # a worker that died half-way
+            shared.mkdir()
+            for cache in CACHES:
+                if (REPO / "build" / cache).is_dir():
+                    shutil.copytree(REPO / "build" / cache, shared / cache, symlinks=True)
+            project = load_project(REPO, build_dir=shared)
+            build(project, shared / "site", jobs=2)
+            filled.touch()
+    return shared
+
+
+@pytest.fixture(scope="session")
+def repo_project(tmp_path_factory: pytest.TempPathFactory, course_caches: Path) -> Project:
     """The real course in the repository, its build folder (caches, lock) in a temporary one.
 
-    Every test that builds the real course uses this project, so the grids are computed once a
-    session, and never into the repository's own ``build/``.
+    Every test that builds the real course uses this project, so the grids are computed at
+    most once a run (shared by the xdist workers), and never into the repository's own
+    ``build/``. Each worker gets its own copy of the filled caches, so its builds are its own.
     """
-    return load_project(REPO, build_dir=tmp_path_factory.mktemp("repo-build"))
+    shared = course_caches
+    build_dir = tmp_path_factory.mktemp("repo-build")
+    for cache in CACHES:
+        if (shared / cache).is_dir():
+            shutil.copytree(shared / cache, build_dir / cache, symlinks=True)
+    return load_project(REPO, build_dir=build_dir)
 
 
 @pytest.fixture(scope="session")
@@ -60,6 +151,7 @@ def course_site(
     """The real course, built once per test session into ``<tmp>/served/course-repo``."""
     out = tmp_path_factory.mktemp("course") / "served" / "course-repo"
     report = build(repo_project, out, jobs=2)
+    use_built_results(repo_project)
     return out, report
 
 

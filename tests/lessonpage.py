@@ -18,6 +18,10 @@ from urllib.parse import unquote
 from playwright.sync_api import BrowserContext, ConsoleMessage, Frame, Page, Response
 
 from privacy_explorer.lesson import LANGUAGES, Grid
+from privacy_explorer.plan import plan
+from privacy_explorer.project import Project
+from privacy_explorer.provenance import verify_data_files
+from privacy_explorer.runner import run_grid, run_study
 
 PREFIX = {lang: "" if i == 0 else f"{lang}/" for i, lang in enumerate(LANGUAGES)}
 """Where each language's pages sit, relative to the site root."""
@@ -181,6 +185,48 @@ MOVE_CONTROL = """step => {
 }"""
 
 
+@dataclass(frozen=True)
+class BuiltResults:
+    """Every grid (and study) point's result of one lesson, as the session's build stored them."""
+
+    grid: dict[str, Any]
+    """Grid key -> result."""
+    study: dict[str, Any] | None
+    """Study key -> value, for a module with a ``STUDY``."""
+
+
+_BUILT_IN: list[Project] = []
+
+
+def use_built_results(project: Project) -> None:
+    """Let :class:`LessonPage` read whole-grid results from ``project``'s result cache.
+
+    Called by the ``course_site`` fixture once the session's build has filled the cache.
+    """
+    _BUILT_IN[:] = [project]
+
+
+@functools.cache
+def built_results(slug: str) -> BuiltResults:
+    """The lesson's results from the session build's cache, each checked as the build checks it.
+
+    Recomputing a whole grid here would repeat minutes of the build's work (lesson 05's 700
+    points, lesson 02's 1,188 trainings) in every test process; the points a test visits are
+    still computed afresh by ``compute()`` and compared with what the page shows.
+    """
+    assert _BUILT_IN, "built_results needs the course_site fixture"
+    project = _BUILT_IN[0]
+    (item,) = plan(project, slug).lessons
+    module = item.module
+    assert module is not None, slug
+    checksums = verify_data_files(project.data_dir, module.data_files, project.root)
+    arguments = (slug, module, checksums, project.build_dir / "results", project.root)
+    run = run_grid(*arguments)
+    assert run.computed == 0, f"{slug}: {run.computed} points were not in the session's cache"
+    study = run_study(*arguments).results if module.study_grid is not None else None
+    return BuiltResults(run.results, study)
+
+
 class LessonPage:
     """One lesson: its module (the reference) and its page (what the learner sees)."""
 
@@ -223,21 +269,18 @@ class LessonPage:
 
     @functools.cached_property
     def summary(self) -> dict[str, list[dict[str, Any]]]:
-        """The module's whole-grid datasets (``summarize`` over every point), computed here.
+        """The module's whole-grid datasets: its own ``summarize``, run here over every point.
 
-        A module with a ``STUDY`` gets every study point's value from its own
-        ``study()``, run here too.
+        The points' results (and a ``STUDY``'s values) are the ones the session's build
+        computed and cached (:func:`built_results`); ``summarize`` itself runs here.
         """
         summarize = getattr(self.module, "summarize", None)
         if summarize is None:
             return {}
-        keys = [self.grid.key(point) for point in self.grid]
-        results = {key: self._results(key) for key in keys}
-        study_grid = getattr(self.module, "STUDY", None)
-        if study_grid is None:
-            return summarize(results)
-        study = {study_grid.key(point): self.module.study(**point) for point in study_grid}
-        return summarize(results, study)
+        built = built_results(self.slug)
+        if built.study is None:
+            return summarize(built.grid)
+        return summarize(built.grid, built.study)
 
     def python_readouts(self, state: State, lang: str) -> dict[str, str]:
         readouts = self.python_result(state)["readouts"]

@@ -1,6 +1,7 @@
-"""Every page on a phone (390 px) and on a desktop (1280 px), and Korean particles in the browser.
+"""Layout on a phone (390 px) and on a desktop (1280 px), and Korean particles in the browser.
 
-At either width no page scrolls sideways (wide tables scroll inside their own labelled box;
+At either width no page scrolls sideways (measured on every page by tests/test_browser_pages.py
+with :data:`LAYOUT`) (wide tables scroll inside their own labelled box;
 side-by-side chart panels too wide for a phone are stacked, their legends wrapped and their
 plots narrowed until they fit), and no chart text is drawn smaller than 11 CSS pixels. A readout's
 Korean particle follows its value as the controls move, on the same line as the value.
@@ -58,50 +59,6 @@ def phone_site(course_site: tuple[Path, BuildReport]) -> Site:
     """The course opened from disk (layout does not depend on how the page is served)."""
     folder = course_site[0]
     return Site(base=folder.as_uri() + "/", folder=folder)
-
-
-@pytest.mark.browser
-@pytest.mark.parametrize("width", WIDTHS)
-def test_no_page_scrolls_sideways_and_chart_text_stays_readable(
-    browser: Browser, phone_site: Site, course_site: tuple[Path, BuildReport], width: int
-):
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    context.set_default_timeout(TIMEOUT_MS)
-    folder = phone_site.folder
-    pages = sorted(path.relative_to(folder).as_posix() for path in folder.rglob("*.html"))
-    lessons = course_site[1].lessons
-    checked_charts = 0
-    try:
-        for path in pages:
-            page, watch = open_page(context, phone_site, path)
-            if any(path.endswith(f"{slug}.html") for slug in lessons):
-                page.wait_for_selector(READY, state="attached")
-            settle(page)
-            layout = page.evaluate(LAYOUT)
-            where = f"{path} at {width} px"
-            assert layout["scrollWidth"] <= layout["clientWidth"], (
-                f"{where}: the page scrolls sideways ({layout['scrollWidth']} > "
-                f"{layout['clientWidth']} px)"
-            )
-            for chart in layout["charts"]:
-                assert chart["texts"] > 0, f"{where}: chart {chart['chart']} shows no text"
-                assert chart["drawn"] > 0 and (chart["fixed"] or chart["drawn"] <= chart["box"]), (
-                    f"{where}: chart {chart['chart']} is {chart['drawn']} px wide in a "
-                    f"{chart['box']} px box"
-                )
-                assert chart["smallest"] >= MIN_FONT_SIZE - 0.01, (
-                    f"{where}: chart {chart['chart']} draws text at {chart['smallest']:.1f} px"
-                )
-                checked_charts += 1
-            for box in layout["boxes"]:
-                assert box["role"] == "region" and box["label"] and box["focusable"], (
-                    f"{where}: a table box is not a labelled, focusable region: {box}"
-                )
-            watch.assert_clean(where)
-            page.close()
-    finally:
-        context.close()
-    assert checked_charts > 20  # the live charts of every lesson were measured
 
 
 @pytest.mark.browser

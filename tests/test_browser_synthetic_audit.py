@@ -1,24 +1,25 @@
 """Lesson 05 in headless Chromium: every control by keyboard, lazy chunks, shared links.
 
-The page is compared with the module's own ``compute()`` and ``summarize()``. Those
-take about a minute and a half of CPU for the 700 grid points and the study, so
-:class:`AuditPage` computes them once per session in two worker processes (grouped
-by ε, as the build groups them) instead of point by point in this process.
+The page is compared with the results of the module's own ``compute()`` and ``summarize()``
+as the session's build cached them, and the points the tests visit are computed here afresh
+and compared with those.
 """
 
 from __future__ import annotations
 
-import functools
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
-from joblib import Parallel, delayed
-from lessonpage import LessonPage, Site, Watch
+from lessonpage import LessonPage, Site, Watch, built_results
 from playwright.sync_api import BrowserContext, Page
 
 from compute.lessons import synthetic_audit as sa
+from privacy_explorer.build import BuildReport
 from privacy_explorer.lesson import LANGUAGES
+from privacy_explorer.runner import dumps, json_ready
 
 SLUG = "05-synthetic-data-audit"
 
@@ -39,35 +40,17 @@ STEPS: list[tuple[str, str, int]] = [
 ]
 
 
-def _points_of_epsilon(epsilon: float) -> dict[str, dict[str, Any]]:
-    compute: Any = sa.compute  # called with grid points, whose values the grid checks
-    return {sa.GRID.key(p): compute(**p) for p in sa.GRID if p["epsilon"] == epsilon}
-
-
-@functools.cache
-def every_result() -> dict[str, dict[str, Any]]:
-    """``compute()`` at every grid point, one ε per task, in two worker processes."""
-    parts = Parallel(n_jobs=2)(delayed(_points_of_epsilon)(e) for e in sa.EPSILONS)
-    return {key: result for part in parts for key, result in part.items()}
-
-
-@functools.cache
-def every_study_value() -> dict[str, Any]:
-    """``study()`` at every study point, in two worker processes."""
-    points = list(sa.STUDY)
-    values = Parallel(n_jobs=2)(delayed(sa.study)(**point) for point in points)
-    return {sa.STUDY.key(p): v for p, v in zip(points, values, strict=True)}
-
-
 class AuditPage(LessonPage):
-    """Lesson 05's page, with the module's results computed once, in parallel."""
+    """Lesson 05's page, compared with the results the session's build computed and cached.
+
+    ``compute()`` costs about a minute and a half of CPU over the 700 grid points, the work
+    the build has just done in its workers; every result is read back from that cache
+    (checked as the build checks it), and a sample of the points is computed here afresh by
+    :func:`test_points_computed_here_equal_the_build_s`.
+    """
 
     def _compute(self, key: str) -> dict[str, Any]:
-        return every_result()[key]
-
-    @functools.cached_property
-    def summary(self) -> dict[str, list[dict[str, Any]]]:
-        return self.module.summarize(every_result(), every_study_value())
+        return built_results(self.slug).grid[key]
 
 
 AUDIT = AuditPage(sa, SLUG)
@@ -164,3 +147,24 @@ def test_the_whole_lesson_tables_show_the_summary(context: BrowserContext, site:
         expected = [tables[name].cells(row, lang) for row in AUDIT.summary[name]]
         assert shown == expected, name
     watch.assert_clean("tables")
+
+
+def test_points_computed_here_equal_the_build_s(course_site: tuple[Path, BuildReport]):
+    """``compute()`` run in this process gives exactly the result the build's workers computed
+    and cached, at every k and bandwidth of the default release (ε, ρ): the release and its
+    neighbour search are computed once per (ε, ρ), which is what a point costs."""
+    default = AUDIT.default_state()
+    same_release = [
+        point
+        for point in sa.GRID
+        if (point["epsilon"], point["rho"])
+        == (AUDIT.point_of(default)["epsilon"], AUDIT.point_of(default)["rho"])
+    ]
+    assert len(same_release) == len(sa.GRID.param("k").values) * len(
+        sa.GRID.param("bandwidth").values
+    )
+    compute: Any = sa.compute  # called with grid points, whose values the grid checks
+    for point in same_release:
+        key = sa.GRID.key(point)
+        fresh = json.loads(dumps(json_ready(compute(**point), key)))
+        assert fresh == built_results(SLUG).grid[key], key

@@ -304,9 +304,11 @@ class RealCourseBuilds:
     sites: dict[str, dict[str, bytes]]
     """Label -> every file of that build."""
     cold: BuildReport
-    """The build of a fresh copy, nothing cached."""
+    """The build of a fresh copy with its results cached and nothing else."""
     warm: BuildReport
     """The same copy built again."""
+    cold_work: dict[str, int]
+    """What the copy's first build produced: every chart SVG, font subset, page."""
     warm_work: dict[str, int]
     """How often the warm build rendered a chart SVG, subset a font, bundled Vega or rendered
     a lesson's page (``page <slug>``)."""
@@ -347,26 +349,37 @@ def counting_asset_work() -> Iterator[dict[str, int]]:
 
 @pytest.fixture(scope="module")
 def real_course(
-    repo_project: Project, tmp_path_factory: pytest.TempPathFactory
+    repo_project: Project, course_caches: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> RealCourseBuilds:
-    """The real course from the repository root (jobs=2, then jobs=1) and from a fresh copy."""
+    """The real course: the run's first build, from the repository root (jobs=2, then jobs=1)
+    and from a fresh copy whose pages, charts and fonts are all made afresh.
+
+    The run's first build (``course_caches``) computes every grid cold on a fresh clone, as
+    in CI; after ``make site`` it starts from the repository's checked caches. The copy gets
+    the computed results only (a cold compute of the course takes minutes; the tests of each
+    lesson compute the points they visit afresh and compare them with these), so its first
+    build renders every page, chart SVG, font subset and the Vega bundle from nothing.
+    """
     base = tmp_path_factory.mktemp("real-course")
-    sites: dict[str, dict[str, bytes]] = {}
+    sites: dict[str, dict[str, bytes]] = {
+        "first build of the run": snapshot(course_caches / "site")
+    }
     for jobs in (2, 1):
         build(repo_project, base / f"repo-jobs{jobs}", jobs=jobs)
         sites[f"repo, jobs={jobs}"] = snapshot(base / f"repo-jobs{jobs}")
-    # A copy has an empty result cache: a true cold build, without touching the session's.
     copy = base / "copy"
     for name in ("content", "compute", "data"):
         shutil.copytree(REPO / name, copy / name, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy2(REPO / "site.yml", copy / "site.yml")
+    shutil.copytree(repo_project.build_dir / "results", copy / "build" / "results")
     saved_path = list(sys.path)  # the build makes the copy importable; undo that afterwards
     try:
         project = load_project(copy)
-        cold = build(project, base / "copy-cold", jobs=2)
+        with counting_asset_work() as cold_work:
+            cold = build(project, base / "copy-cold", jobs=2)
         with counting_asset_work() as warm_work:  # jobs=1: all of it runs in this process
             warm = build(project, base / "copy-warm", jobs=1)
-        sites["copy, cold, jobs=2"] = snapshot(base / "copy-cold")
+        sites["copy, rendered afresh, jobs=2"] = snapshot(base / "copy-cold")
         sites["copy, warm, jobs=1"] = snapshot(base / "copy-warm")
         edited = copy / "content" / "en" / "03-differential-privacy.md"
         edited.write_text(edited.read_text("utf-8") + "\nOne more sentence.\n", "utf-8")
@@ -374,7 +387,7 @@ def real_course(
             build(project, base / "copy-warm", jobs=1)
     finally:
         sys.path[:] = saved_path
-    return RealCourseBuilds(sites, cold, warm, dict(warm_work), dict(edited_work))
+    return RealCourseBuilds(sites, cold, warm, dict(cold_work), dict(warm_work), dict(edited_work))
 
 
 def test_real_course_builds_are_byte_identical(real_course: RealCourseBuilds) -> None:
@@ -418,7 +431,14 @@ def test_only_pages_with_lazy_tables_or_a_changes_view_load_the_table_runtime(
 def test_real_course_warm_build_computes_and_renders_nothing(
     real_course: RealCourseBuilds,
 ) -> None:
-    assert sum(run.cached for run in real_course.cold.runs) == 0
+    # The copy's first build read every result and made every page and asset afresh.
+    for run in real_course.cold.runs:
+        assert run.computed == 0 and run.loaded and len(run.results) == run.cached > 0
+    lessons = {f"page {run.lesson}" for run in real_course.cold.runs}
+    assert {name for name in real_course.cold_work if name.startswith("page ")} == lessons
+    assert all(real_course.cold_work[name] == 4 for name in lessons)
+    assert real_course.cold_work["Vega bundle"] == 1
+    assert real_course.cold_work["chart SVG"] > 0 and real_course.cold_work["font subset"] > 0
     assert sum(run.computed for run in real_course.warm.runs) == 0
     for run in real_course.warm.runs:  # every lesson from the page cache: no result even read
         assert run.cached > 0 and not run.loaded and run.results == {}
@@ -435,15 +455,15 @@ def test_real_course_one_edited_lesson_renders_that_lesson_only(
 
 
 def test_a_build_folder_elsewhere_leaves_the_project_folder_alone(
-    sample_project: Path, tmp_path: Path
+    cold_sample_project: Path, tmp_path: Path
 ) -> None:
     elsewhere = tmp_path / "elsewhere"
-    project = load_project(sample_project, build_dir=elsewhere)
+    project = load_project(cold_sample_project, build_dir=elsewhere)
     report = build(project, tmp_path / "site", jobs=1)
     assert report.runs[0].computed == len(report.runs[0].results) > 0
-    assert not (sample_project / "build").exists()
+    assert not (cold_sample_project / "build").exists()
     assert {path.name for path in elsewhere.iterdir()} == {".explorer-lock", *CACHE_FOLDERS}
-    again = build(load_project(sample_project, build_dir=elsewhere), tmp_path / "site", jobs=1)
+    again = build(load_project(cold_sample_project, build_dir=elsewhere), tmp_path / "site", jobs=1)
     assert again.runs[0].computed == 0
 
 

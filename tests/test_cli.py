@@ -132,18 +132,18 @@ def test_check_fails_on_a_link_to_a_missing_page(sample_project: Path) -> None:
     assert not (sample_project / "build" / "site").exists()
 
 
-def test_check_fails_on_an_unknown_readout(sample_project: Path) -> None:
+def test_check_fails_on_an_unknown_readout(cold_sample_project: Path) -> None:
     replace(
-        sample_project / "content" / "ko" / "01-dice.md",
+        cold_sample_project / "content" / "ko" / "01-dice.md",
         "{{< readout share >}}",
         "{{< readout ratio >}}",
     )
-    result = invoke("check", "--project", str(sample_project), "-j", "1")
+    result = invoke("check", "--project", str(cold_sample_project), "-j", "1")
     assert result.exit_code == 1
     assert result.output == (
         "Error: content/ko/01-dice.md:12: unknown readout 'ratio'; dice defines: share, rolls\n"
     )
-    assert not (sample_project / "build").exists()
+    assert not (cold_sample_project / "build").exists()
 
 
 def test_clean_removes_what_the_build_wrote(sample_project: Path) -> None:
@@ -234,12 +234,12 @@ def test_only_keeps_links_to_the_lessons_it_leaves_out(sample_project: Path) -> 
     ), broken.output
 
 
-def test_only_an_unknown_lesson_lists_the_known_ones(sample_project: Path) -> None:
-    add_text_lesson(sample_project)
-    result = run_build(sample_project, "--only", "99")
+def test_only_an_unknown_lesson_lists_the_known_ones(cold_sample_project: Path) -> None:
+    add_text_lesson(cold_sample_project)
+    result = run_build(cold_sample_project, "--only", "99")
     assert result.exit_code == 1
     assert result.output == "Error: --only 99: no such lesson; choose one of: 01-dice, 02-notes\n"
-    assert not (sample_project / "build").exists()
+    assert not (cold_sample_project / "build").exists()
 
 
 def test_strict_turns_an_unplaced_chart_into_an_error(sample_project: Path) -> None:

@@ -1,0 +1,221 @@
+"""Every page of the course, checked in one load per page and transport.
+
+Each page is opened once over ``file://`` and once over HTTP in a 1280 × 800 window, and every
+check that reads a page as it opens runs on that one load: no console error, no failed or
+outside request, a declared icon, one live chart per figure labelled like its static picture,
+zero axe-core violations, controls enabled by the runtime, live readouts marked as such, the
+page fitting the window with chart text at least 11 px, and the sticky control bars beside the
+charts they drive. A second pass opens each page on a 390 px phone (from disk: layout does not
+depend on how a page is served). Checks that need a page in another state (no JavaScript, a
+hostile hash, a control moved) live beside the feature they test.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lessonpage import PREFIX, READY, Site, Watch, open_page, settle
+from playwright.sync_api import Browser, Page
+from test_browser_accessibility import PAGE_DATA, PHONE, STICKY_STATE, WIDE, axe_violations
+from test_browser_phone import LAYOUT
+
+from privacy_explorer.build import BuildReport
+from privacy_explorer.charts import MIN_FONT_SIZE
+from privacy_explorer.lesson import LANGUAGES
+
+REPO = Path(__file__).resolve().parent.parent
+SLUGS = sorted(path.stem for path in (REPO / "content" / LANGUAGES[0]).glob("[0-9][0-9]-*.md"))
+LESSONS = [f"{PREFIX[lang]}{slug}.html" for slug in SLUGS for lang in LANGUAGES]
+EMBEDS = [f"{PREFIX[lang]}embed/{slug}.html" for slug in SLUGS for lang in LANGUAGES]
+PAGES = sorted(
+    ["404.html", *(f"{PREFIX[lang]}index.html" for lang in LANGUAGES), *LESSONS, *EMBEDS]
+)
+"""Every page of the site, known before the build from the lessons in ``content/``."""
+
+FIGURES = """() => Array.from(document.querySelectorAll("figure[data-chart]")).map(f => {
+  // The static picture stays in its <noscript>, never fetched by a live page.
+  const template = document.createElement("template");
+  template.innerHTML = f.querySelector("noscript").textContent;
+  const image = template.content.querySelector("img.chart-fallback");
+  const svg = f.querySelector(".chart-live svg");
+  const box = svg ? svg.getBoundingClientRect() : {width: 0, height: 0};
+  return {
+    name: f.dataset.chart,
+    live: f.querySelectorAll(".chart-live svg").length,
+    marks: svg ? svg.querySelectorAll(".role-mark").length : 0,
+    width: box.width, height: box.height,
+    pictures: f.querySelectorAll("img").length,
+    role: f.querySelector(".chart-live")?.getAttribute("role") ?? null,
+    label: f.querySelector(".chart-live")?.getAttribute("aria-label") ?? null,
+    alt: image.alt,
+  };
+})"""
+
+LIVE_LOOK = """() => {
+  // How the style sheet draws a readout that follows the controls, on this page.
+  const probe = document.createElement("span");
+  probe.dataset.readout = "probe";
+  probe.className = "readout is-live";
+  document.querySelector("article[data-lesson]").appendChild(probe);
+  const look = getComputedStyle(probe).backgroundColor;
+  probe.remove();
+  return look;
+}"""
+
+
+def slug_of(path: str) -> str:
+    return path.rsplit("/", 1)[-1].removesuffix(".html")
+
+
+def test_the_passes_cover_every_page_of_the_site(course_site: tuple[Path, BuildReport]):
+    folder, report = course_site
+    built = sorted(path.relative_to(folder).as_posix() for path in folder.rglob("*.html"))
+    assert built == PAGES
+    assert report.lessons == SLUGS
+
+
+def check_loads_cleanly(page: Page, site: Site, path: str) -> None:
+    """A declared icon, and on lesson and embed pages one live, labelled chart per figure."""
+    # Without a declared icon, browsers fetch /favicon.ico from the server root: outside.
+    icon = page.evaluate("document.querySelector('link[rel~=icon]')?.href ?? null")
+    assert icon is not None and icon.startswith((site.base, "data:")), f"{path}: icon {icon}"
+    if path not in LESSONS and path not in EMBEDS:
+        return
+    figures = page.evaluate(FIGURES)
+    charts = page.evaluate(
+        "slug => Object.keys(window.EXPLORER_DATA[slug].charts).sort()", slug_of(path)
+    )
+    assert sorted(f["name"] for f in figures) == charts, path
+    for figure in figures:
+        assert figure["live"] == 1, f"{path}: no live Vega SVG in {figure}"
+        assert figure["marks"] > 0 and figure["width"] > 0 and figure["height"] > 0, figure
+        assert figure["pictures"] == 0, f"{path}: a static picture beside {figure}"
+        # vega-embed labels the live chart with the spec's description: the fallback's text.
+        assert figure["role"] == "graphics-document", figure
+        assert figure["label"] == figure["alt"] != "", figure
+
+
+def check_controls_come_alive(page: Page, path: str) -> None:
+    """The runtime enables every control, hides the no-JavaScript note, and marks live readouts.
+
+    A readout is marked live exactly when its text differs between grid points, and live
+    readouts look different from every fixed one.
+    """
+    assert (
+        page.locator(".noscript-note").count() == 0
+        or not page.locator(".noscript-note").is_visible()
+    ), path
+    states = page.evaluate(
+        """() => Array.from(document.querySelectorAll("[data-param]"))
+          .map(i => [i.disabled, getComputedStyle(i).opacity])"""
+    )
+    assert states and all(not disabled and opacity == "1" for disabled, opacity in states), path
+    data = page.evaluate(PAGE_DATA, slug_of(path))
+    live_look = page.evaluate(LIVE_LOOK)
+    for name, live, background, texts in data["live"]:
+        assert live == (texts > 1), f"{path}: readout {name} ({texts} texts)"
+        assert (background == live_look) == live, f"{path}: readout {name} looks {background}"
+    if slug_of(path) == "03-differential-privacy":
+        assert any(live for _, live, _, _ in data["live"]), f"{path}: no live readout"
+
+
+def check_layout(page: Page, where: str) -> int:
+    """No sideways page scroll, every chart fits its box with text ≥ 11 px; returns the charts."""
+    layout = page.evaluate(LAYOUT)
+    assert layout["scrollWidth"] <= layout["clientWidth"], (
+        f"{where}: the page scrolls sideways ({layout['scrollWidth']} > {layout['clientWidth']} px)"
+    )
+    for chart in layout["charts"]:
+        assert chart["texts"] > 0, f"{where}: chart {chart['chart']} shows no text"
+        assert chart["drawn"] > 0 and (chart["fixed"] or chart["drawn"] <= chart["box"]), (
+            f"{where}: chart {chart['chart']} is {chart['drawn']} px wide in a "
+            f"{chart['box']} px box"
+        )
+        assert chart["smallest"] >= MIN_FONT_SIZE - 0.01, (
+            f"{where}: chart {chart['chart']} draws text at {chart['smallest']:.1f} px"
+        )
+    for box in layout["boxes"]:
+        assert box["role"] == "region" and box["label"] and box["focusable"], (
+            f"{where}: a table box is not a labelled, focusable region: {box}"
+        )
+    return len(layout["charts"])
+
+
+def check_sticky_controls(page: Page, path: str) -> None:
+    """On a wide screen each control bar stays in the window above the charts it drives."""
+    scopes = page.evaluate(STICKY_STATE)
+    assert scopes, f"{path}: no controls"
+    for scope in scopes:
+        for target in scope:
+            assert target["position"] == "sticky", target
+            # The whole bar is in the window (stuck at its top once scrolled past), and the
+            # chart or table it drives right below it, not under it.
+            assert target["barTop"] >= 0 and target["barBottom"] <= WIDE["height"], (
+                f"{path}: {target}"
+            )
+            assert target["top"] >= target["barBottom"] - 1, f"{path}: {target}"
+            assert target["top"] < WIDE["height"], f"{path}: {target}"
+    # Still driven by the keyboard while it sticks.
+    slider = page.locator("input[type=range][data-param]").first
+    if slider.count():
+        key = page.evaluate("window.explorerLesson.key()")
+        slider.focus()
+        page.keyboard.press("End" if slider.input_value() == "0" else "Home")
+        page.wait_for_function(
+            "key => document.querySelector('article').dataset.point !== key", arg=key
+        )
+        bar_top = slider.evaluate("s => s.closest('form').getBoundingClientRect().top")
+        assert 0 <= bar_top < WIDE["height"], f"{path}: the bar left the window"
+
+
+def open_ready(browser: Browser, site: Site, path: str, viewport: Any) -> tuple[Page, Watch]:
+    context = browser.new_context(viewport=viewport)
+    context.set_default_timeout(15_000)
+    page, watch = open_page(context, site, path)
+    if path in LESSONS or path in EMBEDS:
+        page.wait_for_selector(READY, state="attached")
+    settle(page)
+    return page, watch
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_on_a_wide_screen(browser: Browser, site: Site, path: str):
+    page, watch = open_ready(browser, site, path, WIDE)
+    try:
+        check_loads_cleanly(page, site, path)
+        violations = axe_violations(page)
+        assert not violations, f"{path}: axe-core: {violations}"
+        check_layout(page, f"{path} at {WIDE['width']} px")
+        if path in LESSONS:
+            check_controls_come_alive(page, path)
+            check_sticky_controls(page, path)
+        watch.assert_clean(path)
+    finally:
+        page.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_on_a_phone(browser: Browser, course_site: tuple[Path, BuildReport], path: str):
+    folder = course_site[0]
+    site = Site(base=folder.as_uri() + "/", folder=folder)
+    page, watch = open_ready(browser, site, path, PHONE)
+    try:
+        charts = check_layout(page, f"{path} at {PHONE['width']} px")
+        figures = page.locator("figure[data-chart]").count()
+        assert charts == figures, f"{path}: {charts} of {figures} live charts were measured"
+        if path in LESSONS:
+            assert figures > 0, f"{path}: no chart"
+        if path in LESSONS:
+            # On a phone the control bars stay in the text rather than stick.
+            positions = page.evaluate(
+                """Array.from(document.querySelectorAll("form.controls"))
+                  .map(f => getComputedStyle(f).position)"""
+            )
+            assert positions and set(positions) == {"static"}, path
+        watch.assert_clean(f"{path} on a phone")
+    finally:
+        page.context.close()
