@@ -53,6 +53,9 @@ __all__ = [
     "tpr_at_fpr_exact",
 ]
 
+Seed = int | tuple[int, ...]
+"""A seed of ``numpy.random.default_rng``: an int, or a tuple of ints for a separate stream."""
+
 MIN_PERMUTATIONS = 100
 """Fewer permutations cannot give a p-value below 0.01."""
 
@@ -356,7 +359,7 @@ def label_permutation_test(
     nonmember_scores: npt.ArrayLike,
     *,
     permutations: int = 1000,
-    seed: int = 0,
+    seed: Seed = 0,
 ) -> PermutationTest:
     """Test "members and non-members are exchangeable" against every attack together.
 
@@ -502,7 +505,7 @@ def epsilon_lower_bound(
     nonmember_scores: npt.ArrayLike,
     *,
     confidence: float = 0.95,
-    seed: int = 0,
+    seed: Seed = 0,
 ) -> EpsilonLowerBound:
     """The empirical ε of DP auditing (Jagielski et al. 2020; Nasr et al. 2021) for these attacks.
 
