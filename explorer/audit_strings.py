@@ -95,9 +95,10 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "assumes_epsilon": {
         "ko": "ε 하한은 차분 프라이버시 감사의 방법을 따릅니다 (Jagielski 외 2020; Nasr 외 2021). "
-        "공격과 기준값은 대상의 절반에서 고르고, 나머지 절반에서 참양성률의 정확한 하한과 "
-        "위양성률의 정확한 상한의 비로 ε 을 잽니다. 멤버가 무작위로 정해지지 않았다면 (예: "
-        "전형적인 레코드만 골라 학습) 이 값은 아무것도 말해 주지 않습니다.",
+        "공격과 기준값은 대상의 절반에서 고르고, 나머지 절반에서 한 집단이 기준을 넘는 비율의 "
+        "정확한 하한과 다른 집단의 같은 비율의 정확한 상한의 로그 비로 ε 을 잽니다. 멤버가 "
+        "무작위로 정해지지 않았다면 (예: 전형적인 레코드만 골라 학습) 이 값은 아무것도 말해 주지 "
+        "않습니다.",
         "en": "The ε lower bound follows DP auditing (Jagielski et al. 2020; Nasr et al. 2021): "
         "the attack and its threshold are chosen on half of the targets, and ε is measured on the "
         "other half as the log ratio of an exact lower bound on one group's rate to an exact upper "
