@@ -203,7 +203,7 @@ class AuditSettings:
     k: tuple[int, ...]
     """Gen-LRA's neighbour counts."""
     seed: int
-    """Seed of the bootstrap and of the classifier and LOGAN attacks."""
+    """Seed of the bootstrap, the verdict's permutations and ε split, classifier and LOGAN."""
     dims: int | None
     """Principal components kept (``None``: no projection)."""
     impute: str | None
@@ -598,7 +598,8 @@ def run_audit(
     attacks
         Keys of :data:`compute.attacks.ATTACKS` to run.
     seed
-        Seed of the bootstrap intervals and of the classifier and LOGAN attacks.
+        Seed of the bootstrap intervals, of the verdict's permutations and ε split (separate
+        streams, see :mod:`compute.audit_verdict`) and of the classifier and LOGAN attacks.
     dims
         Keep the first ``dims`` principal components of the (standardized)
         reference data; ``None`` keeps the columns.

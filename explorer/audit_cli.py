@@ -101,7 +101,8 @@ def _notes(result: object) -> list[str]:
         f"file filled with {item.value}"
         for item in preprocessing.imputed
     ]
-    measured = [attack for attack in result.attacks if attack.nonmember_scores is not None]  # type: ignore[attr-defined]
+    attacks = result.attacks  # type: ignore[attr-defined]
+    measured = [attack for attack in attacks if attack.nonmember_scores is not None]
     nonmembers = measured[0].nonmember_scores.size if measured else None
     if nonmembers is not None and nonmembers * LOW_FPR < 1:
         notes.append(
@@ -227,7 +228,8 @@ def _summary_lines(result: object, out: Path) -> list[str]:
     type=int,
     default=0,
     show_default=True,
-    help="Seed of the bootstrap and of the classifier and LOGAN attacks.",
+    help="Seed of the bootstrap, the verdict's permutations, the ε split and the classifier and "
+    "LOGAN attacks.",
 )
 @click.option(
     "--dims",

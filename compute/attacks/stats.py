@@ -125,7 +125,7 @@ def tpr_at_fpr_exact(
     nonmembers = as_scores(nonmember_scores, "nonmember_scores")
     target = as_probability(fpr, "fpr", open_interval=False)
     as_probability(confidence, "confidence")
-    # The small slack keeps 0.01 · 100 from rounding down to 0.
+    # The slack keeps 0.29 · 100 = 28.999… from rounding down to 28.
     allowed = math.floor(target * nonmembers.size + 1e-9)
     if allowed == 0:
         return None

@@ -11,7 +11,9 @@ Then the verdict's error rates on simulated releases
 over 200 seeded releases that never saw the members (50 to 500 rows per file),
 beside the binomial band of α, and the detection rate at 200 rows of releases
 that copy a share ε = 0.2, 0.3, 0.4 of their records from the members, exactly
-and with a little noise.
+(ρ = 0) and with noise of 0.05 and 0.1 of the population's spread (0.1 is lesson
+05's default memorization scale), all with the three fast attacks of
+:data:`compute.audit_calibration.FAST_ATTACKS`.
 """
 
 from __future__ import annotations
@@ -157,7 +159,7 @@ def verdict_rates() -> None:
         f"{alarms / NULL_RELEASES:.3f} (alpha {ALPHA}; 95 % binomial band "
         f"{low / NULL_RELEASES:.3f}-{high / NULL_RELEASES:.3f})"
     )
-    for rho in (0.0, 0.05):
+    for rho in (0.0, 0.05, 0.1):
         for epsilon in (0.2, 0.3, 0.4):
             caught = sum(
                 simulated_verdict(200, epsilon=epsilon, rho=rho, seed=seed).leak_detected
