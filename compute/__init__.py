@@ -14,13 +14,18 @@ tested against an independent reference (SciPy, scikit-learn, brute force):
     member/non-member split, an MLP trained one epoch at a time with a snapshot
     of every sample's loss, and the loss attack's scores (``−loss``).
 :mod:`compute.attacks`
-    Membership attacks on synthetic data (Gen-LRA and its rivals) and the
-    metrics that judge any attack's scores: ROC curve, AUC, TPR at a given FPR,
-    confidence intervals.
+    Membership attacks on synthetic data (Gen-LRA and its rivals), the
+    metrics that judge any attack's scores (ROC curve, AUC, TPR at a given FPR,
+    confidence intervals) and the statistics layer over them (exact intervals,
+    paired comparisons, multiplicity, the label-permutation test, the
+    empirical ε lower bound).
 :mod:`compute.audit_data` and :mod:`compute.audit`
     An audit of a synthetic release from four tables (members, non-members,
     reference, synthetic): reading and checking them, encoding, every attack and
     its metrics as one typed result (what ``explorer audit`` reports).
+:mod:`compute.audit_verdict` and :mod:`compute.audit_calibration`
+    The audit's verdict over all attacks at a stated false-alarm rate, with
+    p-values and the ε lower bound; and its error rates on simulated releases.
 :mod:`compute.synthetic`
     A memorizing generator on Gaussian-mixture populations: with probability ε
     a synthetic record is a member plus noise of scale ρ, otherwise a fresh draw.

@@ -6,10 +6,17 @@ sample of that population, and the *synthetic* release. :func:`run_audit` runs
 the attacks of :mod:`compute.attacks` (Gen-LRA and its rivals) against every
 member and non-member and measures how well each attack tells them apart: the
 AUC, the TPR at FPR 0, 0.001, 0.01 and 0.1 (the Synth-MIA testbed's
-interpolated reading), each with a stratified bootstrap 95 % interval. It also
-ranks the members an attack finds most exposed, each beside its nearest
-synthetic records. Without non-members there are scores and the ranking, but
-no rates.
+interpolated reading), each with a stratified bootstrap 95 % interval, and the
+TPR of an actual threshold at each FPR with an exact (Clopper–Pearson)
+interval, or "not measurable" when the non-members are too few. It also ranks
+the members an attack finds most exposed, each beside its nearest synthetic
+records. Without non-members there are scores and the ranking, but no rates.
+
+The verdict (:func:`compute.audit_verdict.leak_verdict`) covers every attack at once: a
+label-permutation test of "members and non-members are exchangeable given the
+release" whose false-alarm rate is at most ``alpha`` however many attacks run,
+max-T adjusted p-values per attack, and the empirical ε lower bound of DP
+auditing (:mod:`compute.attacks.stats`).
 
 The tables are read, checked and encoded by :mod:`compute.audit_data`; the
 attacks see standardized columns (scaler fitted on the synthetic data).
@@ -38,12 +45,14 @@ from threadpoolctl import threadpool_limits
 from .attacks import (
     ATTACKS,
     SingularCovarianceError,
+    TprAtFpr,
     auc,
     bootstrap_auc_ci,
     bootstrap_tpr_ci,
     fit_kde,
     roc_curve,
     tpr_at_fpr,
+    tpr_at_fpr_exact,
 )
 from .audit_data import (
     AuditInputError,
@@ -58,6 +67,7 @@ from .audit_data import (
     read_table,
     table_from_frame,
 )
+from .audit_verdict import ALPHA, PERMUTATIONS, LeakTest, check_verdict_options, leak_verdict
 
 FPRS = (0.0, 0.001, 0.01, 0.1)
 """The false-positive rates at which the TPR is reported."""
@@ -107,6 +117,13 @@ class AttackMetrics:
     """The ROC curve's false-positive rates, from (0, 0) to (1, 1)."""
     roc_tpr: FloatArray
     """The ROC curve's true-positive rates."""
+    tpr_exact: Mapping[float, TprAtFpr | None]
+    """At each FPR of :data:`FPRS`, the TPR of an actual threshold with a Clopper–Pearson
+    interval; ``None`` where the FPR is below 1 / (number of non-members)."""
+    p_value: float
+    """The attack's own permutation p-value (not corrected for the other attacks)."""
+    p_value_adjusted: float
+    """Its max-T p-value, corrected for every attack of the audit."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -186,7 +203,7 @@ class AuditSettings:
     k: tuple[int, ...]
     """Gen-LRA's neighbour counts."""
     seed: int
-    """Seed of the bootstrap and of the classifier and LOGAN attacks."""
+    """Seed of the bootstrap, the verdict's permutations and ε split, classifier and LOGAN."""
     dims: int | None
     """Principal components kept (``None``: no projection)."""
     impute: str | None
@@ -201,6 +218,10 @@ class AuditSettings:
     """KDE bandwidth rule of Gen-LRA, DOMIAS and the density attack."""
     logan_epochs: int = 200
     """LOGAN's training epochs at most (see :data:`LOGAN_SAMPLE_PASSES`)."""
+    alpha: float = ALPHA
+    """The verdict's false-alarm rate over all attacks."""
+    permutations: int = PERMUTATIONS
+    """Label permutations behind the verdict."""
 
 
 @dataclass(frozen=True)
@@ -223,6 +244,8 @@ class AuditResult:
     """The options."""
     versions: Mapping[str, str]
     """Versions of Python and the numerical libraries."""
+    leak_test: LeakTest | None
+    """The verdict, p-values and ε lower bound (``None`` without non-members)."""
 
     @property
     def has_nonmembers(self) -> bool:
@@ -313,7 +336,9 @@ def _scores(
     return [(None, spec(targets, encoded.reference, encoded.synthetic, **options))]
 
 
-def _metrics(members: FloatArray, nonmembers: FloatArray, seed: int) -> AttackMetrics:
+def _metrics(
+    members: FloatArray, nonmembers: FloatArray, seed: int, p_values: tuple[float, float]
+) -> AttackMetrics:
     fpr, tpr = roc_curve(members, nonmembers)
     # Named one by one: a **dict of options would hide a wrong type or name from mypy.
     n_boot, confidence = BOOTSTRAP_REPLICATES, CONFIDENCE
@@ -331,6 +356,12 @@ def _metrics(members: FloatArray, nonmembers: FloatArray, seed: int) -> AttackMe
         },
         roc_fpr=fpr,
         roc_tpr=tpr,
+        tpr_exact={
+            rate: tpr_at_fpr_exact(members, nonmembers, rate, confidence=confidence)
+            for rate in FPRS
+        },
+        p_value=p_values[0],
+        p_value_adjusted=p_values[1],
     )
 
 
@@ -440,30 +471,49 @@ def _run_attacks(
 
 
 def _metrics_task(
-    key: str, members: FloatArray, nonmembers: FloatArray, seed: int
+    key: str,
+    members: FloatArray,
+    nonmembers: FloatArray,
+    seed: int,
+    p_values: tuple[float, float],
 ) -> tuple[str, AttackMetrics]:
     with threadpool_limits(limits=1, user_api="blas"):
-        return key, _metrics(members, nonmembers, seed)
+        return key, _metrics(members, nonmembers, seed, p_values)
 
 
 def _measure(
     scores: Sequence[tuple[str, int | None, FloatArray]],
     split: int,
     has_nonmembers: bool,
-    seed: int,
+    settings: AuditSettings,
     jobs: int,
     steps: _Steps,
-) -> tuple[AttackResult, ...]:
-    """The attack results, with metrics when there are non-members."""
+) -> tuple[tuple[AttackResult, ...], LeakTest | None]:
+    """The attack results, with metrics and the verdict when there are non-members."""
     several = len({count for _, count, _ in scores if count is not None}) > 1
     keyed = {
         (attack if count is None or not several else f"{attack}_k{count}"): (attack, count, values)
         for attack, count, values in scores
     }
     metrics: dict[str, AttackMetrics] = {}
+    leak_test = None
+    seed = settings.seed
     if has_nonmembers:
+        leak_test = leak_verdict(
+            {key: values[:split] for key, (_, _, values) in keyed.items()},
+            {key: values[split:] for key, (_, _, values) in keyed.items()},
+            alpha=settings.alpha,
+            permutations=settings.permutations,
+            seed=seed,
+        )
         tasks = (
-            delayed(_metrics_task)(key, values[:split], values[split:], seed)
+            delayed(_metrics_task)(
+                key,
+                values[:split],
+                values[split:],
+                seed,
+                (leak_test.p_values[key], leak_test.p_values_adjusted[key]),
+            )
             for key, (_, _, values) in keyed.items()
         )
         for key, measured in Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks):
@@ -481,7 +531,7 @@ def _measure(
             metrics=metrics.get(key),
         )
         for key, (attack, count, values) in keyed.items()
-    )
+    ), leak_test
 
 
 def library_versions() -> dict[str, str]:
@@ -533,6 +583,8 @@ def run_audit(
     impute: str | None = None,
     jobs: int = 1,
     progress: Progress | None = None,
+    alpha: float = ALPHA,
+    permutations: int = PERMUTATIONS,
 ) -> AuditResult:
     """Run the membership attacks on a synthetic release and measure them.
 
@@ -546,7 +598,8 @@ def run_audit(
     attacks
         Keys of :data:`compute.attacks.ATTACKS` to run.
     seed
-        Seed of the bootstrap intervals and of the classifier and LOGAN attacks.
+        Seed of the bootstrap intervals, of the verdict's permutations and ε split (separate
+        streams, see :mod:`compute.audit_verdict`) and of the classifier and LOGAN attacks.
     dims
         Keep the first ``dims`` principal components of the (standardized)
         reference data; ``None`` keeps the columns.
@@ -557,6 +610,11 @@ def run_audit(
         the results do not depend on it.
     progress
         Called as ``progress(step, done, total)`` (see :data:`Progress`).
+    alpha
+        The verdict's false-alarm rate over all attacks (see
+        :func:`compute.audit_verdict.leak_verdict`).
+    permutations
+        Label permutations behind the verdict (at least 100).
 
     Raises
     ------
@@ -564,6 +622,7 @@ def run_audit(
         For any problem with the tables or options, before any attack runs.
     """
     report = progress or (lambda step, done, total: None)
+    check_verdict_options(alpha, permutations)
     tables, text = load_tables(members, nonmembers, reference, synthetic)
     chosen, counts = _check_attacks(attacks, k, tables["synthetic"].rows)
     columns = tuple(tables["synthetic"].frame.columns)
@@ -580,9 +639,19 @@ def run_audit(
     results = sum(len(counts) if attack == "gen_lra" else 1 for attack in chosen)
     steps = _Steps(report, len(chosen) + (results if encoded.nonmembers is not None else 0))
     steps("start")
+    settings = AuditSettings(
+        chosen,
+        counts,
+        seed,
+        dims,
+        impute,
+        logan_epochs=_logan_epochs(encoded),
+        alpha=alpha,
+        permutations=permutations,
+    )
     scores = _run_attacks(chosen, counts, targets, encoded, seed, jobs, steps)
-    finished = _measure(
-        scores, encoded.members.shape[0], encoded.nonmembers is not None, seed, jobs, steps
+    finished, leak_test = _measure(
+        scores, encoded.members.shape[0], encoded.nonmembers is not None, settings, jobs, steps
     )
     steps("done")
     exposed = _exposed(finished[0], tables, encoded, columns, EXPOSED_MEMBERS, NEIGHBOURS_SHOWN)
@@ -598,10 +667,9 @@ def run_audit(
             for table in tables.values()
         ),
         preprocessing=preprocessing,
-        settings=AuditSettings(
-            chosen, counts, seed, dims, impute, logan_epochs=_logan_epochs(encoded)
-        ),
+        settings=settings,
         versions=library_versions(),
+        leak_test=leak_test,
     )
 
 
@@ -639,12 +707,23 @@ def _preprocessing_json(preprocessing: Preprocessing) -> dict[str, object]:
     }
 
 
+def _exact_json(exact: Mapping[float, TprAtFpr | None]) -> dict[str, list[float] | None]:
+    """Each FPR's exact interval as ``[lo, hi]``, ``None`` where it cannot be measured."""
+    return {
+        fpr_label(rate): None if found is None else list(found.interval)
+        for rate, found in exact.items()
+    }
+
+
 def results_json(result: AuditResult) -> dict[str, object]:
     """The machine-readable summary (``results.json``).
 
-    ``{"attacks": {key: {"auc", "tpr_at_fpr": {"0", "0.001", "0.01", "0.1"}, "auc_ci": [lo, hi]}},
-    "inputs", "settings", "versions"}``; without non-members every attack's
-    ``auc``, ``tpr_at_fpr`` and ``auc_ci`` are ``null``.
+    ``{"attacks": {key: {"auc", "tpr_at_fpr": {"0", "0.001", "0.01", "0.1"}, "auc_ci": [lo, hi],
+    "p_value", "p_value_adjusted", "tpr_at_fpr_ci": {"0": [lo, hi] or null, …}}},
+    "verdict": {"leak_detected", "alpha", "p_value", "method", "permutations"},
+    "epsilon_lower_bound": {"value", "confidence", "attack"}, "inputs", "settings",
+    "versions"}``. Without non-members every attack's values, the verdict and
+    the bound are ``null``.
     """
     attacks: dict[str, object] = {}
     for attack in result.attacks:
@@ -655,10 +734,30 @@ def results_json(result: AuditResult) -> dict[str, object]:
             if metrics is None
             else {fpr_label(rate): metrics.tpr_at_fpr[rate] for rate in FPRS},
             "auc_ci": None if metrics is None else list(metrics.auc_ci),
+            "p_value": None if metrics is None else metrics.p_value,
+            "p_value_adjusted": None if metrics is None else metrics.p_value_adjusted,
+            "tpr_at_fpr_ci": None if metrics is None else _exact_json(metrics.tpr_exact),
         }
     settings = result.settings
+    leak_test = result.leak_test
     return {
         "attacks": attacks,
+        "verdict": None
+        if leak_test is None
+        else {
+            "leak_detected": leak_test.verdict.leak_detected,
+            "alpha": leak_test.verdict.alpha,
+            "p_value": leak_test.verdict.p_value,
+            "method": leak_test.verdict.method,
+            "permutations": leak_test.verdict.permutations,
+        },
+        "epsilon_lower_bound": None
+        if leak_test is None
+        else {
+            "value": leak_test.epsilon_bound.value,
+            "confidence": leak_test.epsilon_bound.confidence,
+            "attack": leak_test.epsilon_bound.attack,
+        },
         "inputs": {
             item.role: {
                 "file": item.source,
@@ -676,6 +775,10 @@ def results_json(result: AuditResult) -> dict[str, object]:
             "confidence": settings.confidence,
             "fprs": [fpr_label(rate) for rate in settings.fprs],
             "tpr_at_fpr_rule": "linear interpolation on the ROC curve (Synth-MIA testbed)",
+            "tpr_at_fpr_ci_rule": "Clopper-Pearson interval of the TPR of the threshold that "
+            "flags at most FPR x N of the N non-members; null when FPR < 1/N (not measurable)",
+            "verdict_test": "label permutation of members and non-members, one-sided AUC, "
+            "family-wise over all attacks (max-T adjusted p-values)",
             "kde_bandwidth": settings.bandwidth,
             "logan_max_epochs": settings.logan_epochs,
             "exposed_ranked_by": result.exposed_by,

@@ -3,8 +3,9 @@
 The command only parses options, shows progress and prints a summary; the
 audit itself is :func:`compute.audit.run_audit` and the report
 :mod:`privacy_explorer.audit_report`. Exit status: 0 when the report is
-written, 1 when ``--fail-above`` is exceeded (after writing it), 2 on bad
-input (a file, an option or the output folder).
+written, 1 when ``--fail-above`` is exceeded or, with ``--fail-on-leak``, a
+leak is detected (after writing it), 2 on bad input (a file, an option or the
+output folder).
 """
 
 from __future__ import annotations
@@ -20,10 +21,13 @@ from types import ModuleType
 import click
 
 from privacy_explorer.audit_report import (
+    LOW_FPR,
     AuditError,
     check_gate,
     check_output_folder,
+    fmt_p,
     render_outputs,
+    verdict_sentence,
     write_outputs,
 )
 
@@ -97,6 +101,15 @@ def _notes(result: object) -> list[str]:
         f"file filled with {item.value}"
         for item in preprocessing.imputed
     ]
+    attacks = result.attacks  # type: ignore[attr-defined]
+    measured = [attack for attack in attacks if attack.nonmember_scores is not None]
+    nonmembers = measured[0].nonmember_scores.size if measured else None
+    if nonmembers is not None and nonmembers * LOW_FPR < 1:
+        notes.append(
+            f"note: with {nonmembers:,} non-members the TPR at FPR {LOW_FPR:g} cannot be "
+            f"measured (that takes at least {round(1 / LOW_FPR):,}); the report says 'not "
+            "measurable' there"
+        )
     if result.high_dimension:  # type: ignore[attr-defined]
         notes.append(
             f"warning: the attacks see {preprocessing.dimension} dimensions, too many for a "
@@ -107,14 +120,21 @@ def _notes(result: object) -> list[str]:
 
 def _summary_lines(result: object, out: Path) -> list[str]:
     lines = []
-    if result.has_nonmembers:  # type: ignore[attr-defined]
-        lines.append(f"{'attack':<14} {'AUC':>6}  {'95% interval':<15} {'TPR@0.001':>9}")
+    verdict = verdict_sentence(result, "en")  # type: ignore[arg-type]
+    if verdict is not None:
+        bound = result.leak_test.epsilon_bound  # type: ignore[attr-defined]
+        lines.append(verdict)
+        lines.append(
+            f"Empirical epsilon lower bound: {bound.value:.2f} ({100 * bound.confidence:g} % "
+            f"confidence, {bound.attack}; valid only if membership was assigned at random)"
+        )
+        lines.append(f"{'attack':<14} {'AUC':>6}  {'95% interval':<15} {'p (corr.)':>9}")
         for attack in result.attacks:  # type: ignore[attr-defined]
             metrics = attack.metrics
             interval = f"[{metrics.auc_ci[0]:.3f}, {metrics.auc_ci[1]:.3f}]"
             lines.append(
                 f"{attack.key:<14} {metrics.auc:>6.3f}  {interval:<15} "
-                f"{metrics.tpr_at_fpr[0.001]:>9.3f}"
+                f"{fmt_p(metrics.p_value_adjusted):>9}"
             )
     else:
         lines.append(
@@ -185,11 +205,31 @@ def _summary_lines(result: object, out: Path) -> list[str]:
     help="Exit with status 1 (after writing the report) when any attack's AUC is above this.",
 )
 @click.option(
+    "--alpha",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+    help="False-alarm rate of the verdict, over all attacks together.",
+)
+@click.option(
+    "--permutations",
+    type=click.IntRange(min=100),
+    default=1000,
+    show_default=True,
+    help="Label permutations behind the verdict.",
+)
+@click.option(
+    "--fail-on-leak",
+    is_flag=True,
+    help="Exit with status 1 (after writing the report) when the verdict is 'leak detected'.",
+)
+@click.option(
     "--seed",
     type=int,
     default=0,
     show_default=True,
-    help="Seed of the bootstrap and of the classifier and LOGAN attacks.",
+    help="Seed of the bootstrap, the verdict's permutations, the ε split and the classifier and "
+    "LOGAN attacks.",
 )
 @click.option(
     "--dims",
@@ -225,6 +265,9 @@ def audit_command(
     attack_names: str | None,
     lang: str,
     fail_above: float | None,
+    alpha: float,
+    permutations: int,
+    fail_on_leak: bool,
     seed: int,
     dims: int | None,
     impute: str | None,
@@ -243,6 +286,10 @@ def audit_command(
         raise click.UsageError(
             "--fail-above needs --nonmembers: without them there is no AUC to compare"
         )
+    if fail_on_leak and nonmembers is None:
+        raise click.UsageError(
+            "--fail-on-leak needs --nonmembers: without them there is no verdict"
+        )
     check_output_folder(out, force)
     try:
         with _progress_bar(len(attacks) + 1) as progress:
@@ -250,6 +297,7 @@ def audit_command(
                 members, nonmembers, reference, synthetic,
                 k=k, attacks=attacks, seed=seed, dims=dims, impute=impute,
                 jobs=jobs or os.cpu_count() or 1, progress=progress,
+                alpha=alpha, permutations=permutations,
             )  # fmt: skip
     except library.AuditInputError as error:
         raise AuditError(str(error)) from error
@@ -262,6 +310,17 @@ def audit_command(
         click.echo(note, err=True)
     for line in _summary_lines(result, out):
         click.echo(line)
+    failed = False
     if gate is not None and gate.failed:
         click.echo(f"AUC above --fail-above {fail_above:g}: {', '.join(gate.failed)}", err=True)
+        failed = True
+    verdict = result.leak_test.verdict if result.leak_test is not None else None
+    if fail_on_leak and verdict is not None and verdict.leak_detected:
+        click.echo(
+            f"leak detected (p = {fmt_p(verdict.p_value)} <= alpha = {verdict.alpha:g}) and "
+            "--fail-on-leak is set",
+            err=True,
+        )
+        failed = True
+    if failed:
         click.get_current_context().exit(1)

@@ -396,6 +396,11 @@ def fmt_rate(value: float | None) -> str:
     return "—" if value is None or not math.isfinite(value) else f"{value:.3f}"
 
 
+def fmt_p(value: float) -> str:
+    """A p-value with three decimals, or three significant digits below 0.001 (``0.000999``)."""
+    return f"{value:.3g}" if value < 0.001 else f"{value:.3f}"
+
+
 def fmt_score(value: float) -> str:
     """A score with four significant digits."""
     return f"{value:.4g}"
@@ -419,35 +424,105 @@ def _environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    environment.filters.update(rate=fmt_rate, score=fmt_score)
+    environment.filters.update(rate=fmt_rate, score=fmt_score, p=fmt_p)
     return environment
 
 
-def _summary(result: AuditResult, lang: str) -> list[str]:
+LOW_FPR = 0.001
+"""The false-positive rate the summary reads the strongest attack at first."""
+
+
+def verdict_sentence(result: AuditResult, lang: str) -> str | None:
+    """The verdict in one sentence, or ``None`` without non-members."""
+    if result.leak_test is None:
+        return None
+    verdict = result.leak_test.verdict
+    return translate(
+        "verdict_leak" if verdict.leak_detected else "verdict_none",
+        lang,
+        p=fmt_p(verdict.p_value),
+        alpha=f"{verdict.alpha:g}",
+        permutations=verdict.permutations,
+    )
+
+
+def _strongest(result: AuditResult) -> AttackResult:
+    """The attack with the smallest corrected p-value (then the highest AUC, then report order)."""
     measured = [attack for attack in result.attacks if attack.metrics is not None]
-    if not measured:
+    return min(
+        measured,
+        key=lambda attack: (
+            attack.metrics.p_value_adjusted,  # type: ignore[union-attr]
+            -attack.metrics.auc,  # type: ignore[union-attr]
+        ),
+    )
+
+
+def _tpr_sentences(attack: AttackResult, lang: str) -> list[str]:
+    """The TPR at :data:`LOW_FPR`, or why it cannot be measured and the lowest FPR that can."""
+    assert attack.metrics is not None and attack.nonmember_scores is not None
+    exact = attack.metrics.tpr_exact
+    sentences = []
+    if exact[LOW_FPR] is None:
+        sentences.append(
+            translate(
+                "summary_too_few",
+                lang,
+                nonmembers=attack.nonmember_scores.size,
+                fpr=f"{LOW_FPR:g}",
+                needed=math.ceil(1 / LOW_FPR),
+            )
+        )
+    measurable = [found for rate, found in exact.items() if found is not None and rate >= LOW_FPR]
+    if measurable:
+        found = measurable[0]
+        sentences.append(
+            translate(
+                "summary_tpr",
+                lang,
+                attack=_label(attack, lang),
+                fpr=f"{found.fpr:g}",
+                tpr=fmt_rate(found.tpr),
+                lo=fmt_rate(found.interval[0]),
+                hi=fmt_rate(found.interval[1]),
+            )
+        )
+    return sentences
+
+
+def _summary(result: AuditResult, lang: str) -> list[str]:
+    """The findings under the verdict: the strongest attack, the ε bound, the low-FPR TPR."""
+    if result.leak_test is None:
         return [translate("summary_no_nonmembers", lang)]
-    strongest = max(measured, key=lambda attack: attack.metrics.auc)  # type: ignore[union-attr]
-    best_low = max(measured, key=lambda attack: attack.metrics.tpr_at_fpr[0.001])  # type: ignore[union-attr]
-    metrics, low = strongest.metrics, best_low.metrics
-    assert metrics is not None and low is not None
-    tpr = low.tpr_at_fpr[0.001]
+    strongest = _strongest(result)
+    metrics = strongest.metrics
+    assert metrics is not None
+    bound = result.leak_test.epsilon_bound
+    by_key = {attack.key: attack for attack in result.attacks}
+    confidence = f"{100 * bound.confidence:g} %"
+    epsilon = (
+        translate(
+            "summary_epsilon",
+            lang,
+            epsilon=f"{bound.value:.2f}",
+            confidence=confidence,
+            attack=_label(by_key[bound.attack], lang),
+        )
+        if bound.value > 0
+        else translate("summary_epsilon_zero", lang, confidence=confidence)
+    )
     return [
         translate(
-            "summary_strongest",
+            "summary_best",
             lang,
             attack=_label(strongest, lang),
             auc=fmt_rate(metrics.auc),
             lo=fmt_rate(metrics.auc_ci[0]),
             hi=fmt_rate(metrics.auc_ci[1]),
+            p=fmt_p(metrics.p_value_adjusted),
         ),
-        translate(
-            "summary_low_fpr",
-            lang,
-            tpr=fmt_rate(tpr),
-            attack=_label(best_low, lang),
-            percent=f"{100 * tpr:.1f} %",
-        ),
+        epsilon,
+        *_tpr_sentences(strongest, lang),
     ]
 
 
@@ -501,6 +576,8 @@ def _settings_rows(result: AuditResult, lang: str) -> list[tuple[str, str]]:
         (translate("setting_bandwidth", lang), settings.bandwidth),
         (translate("setting_seed", lang), str(settings.seed)),
         (translate("setting_bootstrap", lang), f"{settings.bootstrap:,}"),
+        (translate("setting_alpha", lang), f"{settings.alpha:g}"),
+        (translate("setting_permutations", lang), f"{settings.permutations:,}"),
         (translate("setting_tpr_rule", lang), translate("tpr_rule", lang)),
         (
             translate("setting_dims", lang),
@@ -549,6 +626,7 @@ def render_report(
             result=result,
             label=lambda attack: _label(attack, lang),
             value=lambda value: fmt_value(value, lang),
+            verdict=verdict_sentence(result, lang),
             summary=_summary(result, lang),
             gate=gate,
             gate_text=gate_text,

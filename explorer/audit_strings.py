@@ -17,16 +17,93 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "contents": {"ko": "목차", "en": "Contents"},
     "summary": {"ko": "요약", "en": "Summary"},
-    "summary_strongest": {
-        "ko": "가장 강한 공격은 {attack}이며 AUC {auc} (95 % 구간 {lo}–{hi}) 입니다.",
-        "en": "The strongest attack is {attack}, with an AUC of {auc} (95 % interval {lo}–{hi}).",
+    "verdict_leak": {
+        "ko": "판정: 유출 검출 — 모든 공격을 함께 고려해도 가장 강한 공격이 멤버와 비멤버의 "
+        "이름표를 무작위로 바꾼 {permutations:,} 번의 순열보다 둘을 잘 구별합니다 (전체 p = {p} "
+        "≤ α = {alpha}).",
+        "en": "Verdict: leak detected — even counting every attack run, the best one tells "
+        "members from non-members better than under {permutations:,} random relabellings of "
+        "the two groups (family-wise p = {p} ≤ α = {alpha}).",
     },
-    "summary_low_fpr": {
-        "ko": "위양성률 0.001 에서 가장 높은 참양성률은 {tpr} ({attack}) 입니다. 비멤버 1,000 명 "
-        "중 1 명만 잘못 지목하는 기준으로 멤버의 {percent} 를 찾아낸다는 뜻입니다.",
-        "en": "The highest true-positive rate at a false-positive rate of 0.001 is {tpr} "
-        "({attack}): flagging only one non-member in a thousand, the attack still finds {percent} "
-        "of the members.",
+    "verdict_none": {
+        "ko": "판정: α = {alpha} 에서 유출의 증거 없음 — 가장 강한 공격도 멤버와 비멤버의 "
+        "이름표를 무작위로 바꾼 {permutations:,} 번의 순열보다 뚜렷하게 잘 구별하지 못합니다 "
+        "(전체 p = {p}).",
+        "en": "Verdict: no evidence of a leak at α = {alpha} — even the best attack does not "
+        "tell members from non-members clearly better than under {permutations:,} random "
+        "relabellings of the two groups (family-wise p = {p}).",
+    },
+    "summary_best": {
+        "ko": "보정된 p 값이 가장 작은 공격: {attack}. AUC {auc} (부트스트랩 95 % 구간 "
+        "{lo}–{hi}), 실행한 모든 공격을 고려해 보정한 p 값 {p}.",
+        "en": "The attack with the smallest corrected p-value is {attack}: AUC {auc} (bootstrap "
+        "95 % interval {lo}–{hi}), p-value {p} after correcting for every attack run.",
+    },
+    "summary_epsilon": {
+        "ko": "이 공개본은 ε ≥ {epsilon} 인 ε-차분 프라이버시 메커니즘보다 나을 것이 없습니다 "
+        "(신뢰도 {confidence}, {attack} 의 기준값을 대상의 절반에서 고르고 나머지 절반에서 측정). "
+        "이 하한은 누가 멤버가 될지가 무작위로 정해졌을 때만 유효합니다.",
+        "en": "This release behaves at least as badly as an ε-DP mechanism with ε ≥ {epsilon} "
+        "({confidence} confidence; the threshold of {attack} chosen on half of the targets and "
+        "measured on the other half). The bound holds only if membership was assigned at random.",
+    },
+    "summary_epsilon_zero": {
+        "ko": "공격들로부터 양의 ε 하한을 얻지 못했습니다 (신뢰도 {confidence}). 이것이 공개본이 "
+        "차분 프라이버시를 만족한다는 뜻은 아닙니다.",
+        "en": "The attacks give no positive lower bound on ε ({confidence} confidence). That does "
+        "not mean the release is differentially private.",
+    },
+    "summary_tpr": {
+        "ko": "위양성률 {fpr} 이하인 기준값에서 {attack} 공격이 찾아내는 멤버의 비율은 {tpr} "
+        "입니다 (정확한 95 % 구간 {lo}–{hi}).",
+        "en": "At a false-positive rate of at most {fpr}, {attack} finds {tpr} of the members "
+        "(exact 95 % interval {lo}–{hi}).",
+    },
+    "summary_too_few": {
+        "ko": "비멤버가 {nonmembers:,} 명뿐이라 위양성률 {fpr} 에서의 참양성률은 측정할 수 "
+        "없습니다. 적어도 {needed:,} 명의 비멤버가 필요합니다.",
+        "en": "With {nonmembers:,} non-members, the true-positive rate at a false-positive rate "
+        "of {fpr} cannot be measured: that takes at least {needed:,} non-members.",
+    },
+    "assumes": {"ko": "판정이 가정하는 것", "en": "What the verdict assumes"},
+    "assumes_exchangeable": {
+        "ko": '이 판정은 "공개본이 주어졌을 때 멤버와 비멤버는 서로 바꿔도 구별되지 않는다"는 '
+        "가설을 검정합니다. 이는 멤버와 비멤버가 같은 방식으로 뽑혔다고 (예: 한 데이터에서 "
+        "무작위로 나눔) 가정합니다. 비멤버를 다른 해, 다른 기관, 다른 전처리에서 가져왔다면 검정은 "
+        "유출이 아니라 그 차이를 검출합니다.",
+        "en": 'The verdict tests one hypothesis: "members and non-members are exchangeable '
+        'given the release". That assumes they were drawn the same way (for example by a random '
+        "split of one data set). If the non-members come from another year, another site or "
+        "another cleaning step, the test detects that difference, not a leak.",
+    },
+    "assumes_family": {
+        "ko": "오경보율 α 는 실행한 모든 공격에 함께 적용됩니다. 가장 좋은 공격을 고르는 것까지 "
+        '보정되므로, 아무것도 유출하지 않는 공개본에서 "유출 검출"이 나올 확률은 α 이하입니다.',
+        "en": "The false-alarm rate α covers every attack run, including the choice of the best "
+        'one: on a release that leaks nothing, "leak detected" comes up with probability at '
+        "most α.",
+    },
+    "assumes_not_rejected": {
+        "ko": '"유출의 증거 없음"은 유출이 없다는 뜻이 아닙니다. 여기 있는 공격들이 이 크기의 '
+        "평가 데이터로 유출을 보여 주지 못했다는 뜻일 뿐입니다. 멤버와 비멤버가 적을수록 검정이 "
+        "놓치기 쉽고, 다른 공격은 성공할 수 있습니다. 보장이 필요하면 차분 프라이버시로 생성기를 "
+        "학습하세요 (3강).",
+        "en": '"No evidence of a leak" does not mean there is no leak. It means these attacks, '
+        "with this many members and non-members, did not show one: small evaluation sets miss "
+        "leaks easily, and other attacks may succeed. A guarantee needs a generator trained with "
+        "differential privacy (lesson 03).",
+    },
+    "assumes_epsilon": {
+        "ko": "ε 하한은 차분 프라이버시 감사의 방법을 따릅니다 (Jagielski 외 2020; Nasr 외 2021). "
+        "공격과 기준값은 대상의 절반에서 고르고, 나머지 절반에서 한 집단이 기준을 넘는 비율의 "
+        "정확한 하한과 다른 집단의 같은 비율의 정확한 상한의 로그 비로 ε 을 잽니다. 멤버가 "
+        "무작위로 정해지지 않았다면 (예: 전형적인 레코드만 골라 학습) 이 값은 아무것도 말해 주지 "
+        "않습니다.",
+        "en": "The ε lower bound follows DP auditing (Jagielski et al. 2020; Nasr et al. 2021): "
+        "the attack and its threshold are chosen on half of the targets, and ε is measured on the "
+        "other half as the log ratio of an exact lower bound on one group's rate to an exact upper "
+        "bound on the other's. If membership was not assigned at random (say, only typical "
+        "records were used for training), the number says nothing.",
     },
     "summary_no_nonmembers": {
         "ko": "비멤버 파일이 주어지지 않아 AUC 와 참양성률은 계산하지 않았습니다. 레코드별 점수와 "
@@ -61,18 +138,27 @@ STRINGS: dict[str, dict[str, str]] = {
         "near certainty: a serious risk even when the AUC looks modest.",
     },
     "reading_ci": {
-        "ko": "괄호 안의 구간은 멤버와 비멤버를 각각 다시 뽑은 부트스트랩 95 % 구간입니다. "
-        "비멤버가 n 명이면 n 보다 작은 FPR(예: 200 명일 때 0.001)은 곡선의 보간으로만 읽을 수 "
-        "있습니다.",
-        "en": "Intervals are stratified bootstrap 95 % intervals (members and non-members "
-        "resampled separately). With n non-members, an FPR below 1/n (0.001 with 200 non-members) "
-        "can only be read by interpolating the curve.",
+        "ko": "AUC 옆의 구간은 멤버와 비멤버를 각각 다시 뽑은 부트스트랩 95 % 구간입니다. "
+        "참양성률은 허용된 수 이하의 비멤버만 지목하는 실제 기준값에서 센 값이며, 구간은 정확한 "
+        "(Clopper–Pearson) 95 % 구간입니다. 비멤버가 n 명이면 1/n 보다 작은 위양성률(예: 200 명일 "
+        "때 0.001)은 한 명의 오지목도 허용하지 않으므로 측정할 수 없다고 적었습니다.",
+        "en": "The interval under each AUC is a stratified bootstrap 95 % interval (members and "
+        "non-members resampled separately). Each true-positive rate is counted at an actual "
+        "threshold that flags no more non-members than allowed, with an exact (Clopper–Pearson) "
+        "95 % interval. With n non-members, a false-positive rate below 1/n (0.001 with 200 "
+        "non-members) allows not a single false positive, so it is marked as not measurable.",
     },
     "results": {"ko": "공격별 결과", "en": "Results by attack"},
     "results_caption": {
-        "ko": "AUC 와 고정된 위양성률에서의 참양성률 (괄호: 부트스트랩 95 % 구간)",
-        "en": "AUC and true-positive rate at fixed false-positive rates (in brackets: bootstrap 95 "
-        "% interval)",
+        "ko": "AUC (괄호: 부트스트랩 95 % 구간), 모든 공격을 고려해 보정한 p 값, 고정된 "
+        "위양성률에서의 참양성률 (괄호: 정확한 95 % 구간)",
+        "en": "AUC (in brackets: bootstrap 95 % interval), p-value corrected for every attack, and "
+        "true-positive rate at fixed false-positive rates (in brackets: exact 95 % interval)",
+    },
+    "p_adjusted": {"ko": "보정된 p", "en": "Corrected p"},
+    "not_measurable": {
+        "ko": "비멤버 {nonmembers:,} 명으로는 측정 불가",
+        "en": "not measurable with {nonmembers:,} non-members",
     },
     "attack": {"ko": "공격", "en": "Attack"},
     "auc": {"ko": "AUC", "en": "AUC"},
@@ -173,10 +259,15 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "setting_seed": {"ko": "시드", "en": "Seed"},
     "setting_bootstrap": {"ko": "부트스트랩 반복", "en": "Bootstrap replicates"},
+    "setting_alpha": {"ko": "판정의 유의수준 α", "en": "Verdict's α (false-alarm rate)"},
+    "setting_permutations": {"ko": "이름표 순열 수", "en": "Label permutations"},
     "setting_tpr_rule": {"ko": "FPR 에서의 TPR 읽기", "en": "TPR at FPR"},
     "tpr_rule": {
-        "ko": "ROC 곡선 위 선형 보간 (테스트베드 규칙)",
-        "en": "linear interpolation on the ROC curve (the testbed's rule)",
+        "ko": "이 보고서: 허용된 수 이하의 비멤버만 지목하는 실제 기준값의 TPR 과 정확한 구간. "
+        "results.json 의 tpr_at_fpr: ROC 곡선 위 선형 보간 (테스트베드 규칙)",
+        "en": "this report: the TPR of an actual threshold that flags no more non-members than "
+        "allowed, with an exact interval; tpr_at_fpr in results.json: linear interpolation on "
+        "the ROC curve (the testbed's rule)",
     },
     "setting_dims": {"ko": "주성분 수", "en": "Principal components"},
     "setting_impute": {"ko": "빠진 값", "en": "Missing values"},

@@ -94,10 +94,24 @@ def test_the_command_writes_the_three_outputs_with_the_documented_shape(tmp_path
         [MARKER, "report.html", "results.json", "scores.csv"]
     )
     summary = json.loads((out / "results.json").read_text("utf-8"))
-    assert set(summary) == {"attacks", "inputs", "settings", "versions"}
+    assert set(summary) == {
+        "attacks",
+        "epsilon_lower_bound",
+        "inputs",
+        "settings",
+        "verdict",
+        "versions",
+    }
     assert list(summary["attacks"]) == sorted(ATTACK_KEYS)
     for metrics in summary["attacks"].values():
-        assert set(metrics) == {"auc", "tpr_at_fpr", "auc_ci"}
+        assert set(metrics) == {
+            "auc",
+            "tpr_at_fpr",
+            "auc_ci",
+            "p_value",
+            "p_value_adjusted",
+            "tpr_at_fpr_ci",
+        }
         assert set(metrics["tpr_at_fpr"]) == {"0", "0.001", "0.01", "0.1"}
         lo, hi = metrics["auc_ci"]
         assert lo <= metrics["auc"] <= hi
@@ -144,7 +158,14 @@ def test_without_nonmembers_there_are_scores_but_no_auc(tmp_path):
     assert result.exit_code == 0, result.output
     assert "No --nonmembers" in result.output
     summary = json.loads((out / "results.json").read_text("utf-8"))
-    assert summary["attacks"]["gen_lra"] == {"auc": None, "tpr_at_fpr": None, "auc_ci": None}
+    assert summary["attacks"]["gen_lra"] == {
+        "auc": None,
+        "tpr_at_fpr": None,
+        "auc_ci": None,
+        "p_value": None,
+        "p_value_adjusted": None,
+        "tpr_at_fpr_ci": None,
+    }
     scores = pd.read_csv(out / "scores.csv")
     assert len(scores) == 200 and set(scores["set"]) == {"member"}
     assert (out / "report.html").read_text("utf-8").count("<svg") == 1  # distributions only

@@ -19,6 +19,11 @@ Modules
     ROC curve, AUC, TPR at FPR (the testbed's interpolated and the
     conservative reading), the rates of one threshold, best accuracy, Clopper–Pearson and bootstrap
     intervals.
+``stats``
+    What the metrics support: TPR at FPR with an exact interval (or "not
+    measurable"), paired comparisons across seeds, Holm and Benjamini–Hochberg
+    adjustments, the label-permutation test over all attacks at once and the
+    empirical ε lower bound of DP auditing.
 ``kde``
     A Gaussian KDE equal to ``scipy.stats.gaussian_kde``, on log densities.
 ``neighbours``
@@ -53,15 +58,33 @@ from .rivals import (
     logan_scores,
     monte_carlo_scores,
 )
+from .stats import (
+    EpsilonLowerBound,
+    PairedComparison,
+    PermutationTest,
+    TprAtFpr,
+    benjamini_hochberg_adjusted,
+    epsilon_lower_bound,
+    holm_adjusted,
+    label_permutation_test,
+    paired_comparison,
+    rank_sum_auc,
+    tpr_at_fpr_exact,
+)
 from .validation import SingularCovarianceError
 
 __all__ = [
     "ATTACKS",
     "AttackSpec",
+    "EpsilonLowerBound",
     "GaussianKDE",
     "KDESample",
+    "PairedComparison",
+    "PermutationTest",
     "SingularCovarianceError",
+    "TprAtFpr",
     "auc",
+    "benjamini_hochberg_adjusted",
     "best_threshold_accuracy",
     "bootstrap_auc_ci",
     "bootstrap_tpr_ci",
@@ -73,14 +96,20 @@ __all__ = [
     "density_scores",
     "domias_scores",
     "dpi_scores",
+    "epsilon_lower_bound",
     "fit_kde",
     "gen_lra_scores",
+    "holm_adjusted",
     "kde_logpdf",
+    "label_permutation_test",
     "logan_scores",
     "max_tpr_at_fpr",
     "monte_carlo_scores",
+    "paired_comparison",
+    "rank_sum_auc",
     "rates_at_threshold",
     "roc_curve",
     "tpr_at_fpr",
+    "tpr_at_fpr_exact",
     "zero_fpr_upper_bound",
 ]
