@@ -96,7 +96,6 @@ Chart rows
 from __future__ import annotations
 
 import functools
-import itertools
 import math
 import time
 from collections.abc import Mapping
@@ -106,6 +105,7 @@ import altair as alt
 import numpy as np
 import numpy.typing as npt
 
+from compute.attacks.auc_error import auc_standard_error
 from compute.attacks.metrics import (
     auc,
     best_threshold_accuracy,
@@ -119,6 +119,7 @@ from compute.datasets import CONCRETE_INPUTS, CONCRETE_TARGET, load_concrete
 from compute.dp_bounds import tpr_bound
 from compute.histogram import Histogram, common_histogram, counts_up_to_edges, histogram_upper
 from compute.lessons import membership_charts
+from compute.lessons.membership_noise import AucStep, auc_drop_readouts, auc_steps
 from compute.lessons.style import (
     ANNOTATION_SIZE,
     BLUE,
@@ -206,6 +207,12 @@ def lesson_data() -> MembershipData:
 def training_trajectory(seed: int) -> tuple[Snapshot, ...]:
     """The lesson model for ``seed`` at every grid epoch (trained once per process and seed)."""
     return train_with_snapshots(lesson_data(), seed, EPOCHS, SETTINGS)
+
+
+@functools.lru_cache(maxsize=len(SEEDS))
+def seed_auc_steps(seed: int) -> tuple[AucStep, ...]:
+    """The paired change of the AUC at every step between grid epochs, for ``seed``."""
+    return auc_steps(training_trajectory(seed))
 
 
 def thin_curve(fpr: FloatArray, tpr: FloatArray, max_points: int = ROC_POINTS) -> list[int]:
@@ -388,6 +395,7 @@ def model_view(epochs: int, seed: int) -> dict[str, dict[str, Any]]:
         "member_median_loss": float(np.median(members)),
         "nonmember_median_loss": float(np.median(nonmembers)),
         "auc": attack_auc,
+        "auc_se": auc_standard_error(member_scores, nonmember_scores),
         "chance_spread": spread,
         "chance_low": 0.5 - 2 * spread,
         "chance_high": 0.5 + 2 * spread,
@@ -410,8 +418,7 @@ def model_view(epochs: int, seed: int) -> dict[str, dict[str, Any]]:
         "peak_auc": aucs[best],
         "peak_epochs": trajectory[best].epochs,
         "final_auc": aucs[-1],
-        "epoch_steps": len(trajectory) - 1,
-        "auc_drops": sum(later < earlier for earlier, later in itertools.pairwise(aucs)),
+        **auc_drop_readouts(seed_auc_steps(seed)),
     }
     datasets: dict[str, list[dict[str, Any]]] = {
         "histogram": histogram_rows(histogram),
@@ -711,6 +718,31 @@ READOUTS: tuple[Readout, ...] = (
             "en": "Steps where more epochs lowered the AUC",
         },
         "d",
+    ),
+    Readout(
+        "auc_se",
+        {"ko": "공격 AUC의 표준오차", "en": "Standard error of the attack AUC"},
+        ".3f",
+    ),
+    Readout(
+        "auc_real_drops",
+        {
+            "ko": "표준오차의 기준 배수보다 크게 AUC가 내려간 횟수",
+            "en": "Falls of the AUC beyond the chosen number of standard errors",
+        },
+        "d",
+    ),
+    Readout(
+        "noise_multiple",
+        {
+            "ko": "하락으로 셀 표준오차의 배수",
+            "en": "Standard errors a fall must exceed to count",
+        },
+        "d",
+    ),
+    Readout(
+        "auc_drop_verdict",
+        {"ko": "AUC 하락이 잡음을 넘는지", "en": "Whether the AUC falls exceed the noise"},
     ),
 )
 
