@@ -353,27 +353,41 @@ def test_the_bars_left_of_the_threshold_are_exactly_the_losses_it_calls_members(
 
 
 def test_the_dp_bound_is_the_closed_form_and_counts_the_corners_above_it(threshold_results):
+    """Both bounds: e^ε for worlds one neighbour step apart, e^{2ε} for the replacement that
+    this fixed-size split makes of "record out" under add/remove neighbours (issue 23)."""
     labels = np.r_[np.ones(mi.MEMBER_COUNT), np.zeros(mi.NONMEMBER_COUNT)]
     for (epochs, seed, _, epsilon), result in threshold_results.items():
         readouts, rows = result["readouts"], result["datasets"]["dp_bound"]
-        growth = np.exp(epsilon)
-        assert [(row["fpr"], row["tpr"]) for row in rows] == [
-            (0.0, 0.0),
-            (rounded(1 / (1 + growth)), rounded(growth / (1 + growth))),
-            (1.0, 1.0),
-        ]
-        fpr = readouts["threshold_fpr"]
-        allowed = min(growth * fpr, 1 - (1 - fpr) / growth)
-        assert readouts["dp_bound_tpr"] == pytest.approx(allowed, abs=1e-12)
-        above = readouts["threshold_tpr"] > allowed + 1e-12
-        verdict = "outside" if above else "inside"
-        assert readouts["dp_threshold_verdict"]["en"] == f"{verdict} the allowed region"
-        assert readouts["dp_ratio"] == pytest.approx(growth, rel=1e-12)
         snapshot = next(s for s in mi.training_trajectory(seed) if s.epochs == epochs)
         scores = -np.r_[snapshot.member_losses, snapshot.nonmember_losses]
         roc_fpr, roc_tpr, _ = sklearn_roc_curve(labels, scores, drop_intermediate=False)
-        bound = np.minimum(growth * roc_fpr, 1 - (1 - roc_fpr) / growth)
-        assert readouts["roc_points_above_bound"] == np.sum(roc_tpr > bound + 1e-12)
+        fpr = readouts["threshold_fpr"]
+        for relation, steps, suffix, corners in (
+            ("one_step", 1, "", "roc_points_above_bound"),
+            ("two_steps", 2, "_two_steps", "roc_points_above_two_step_bound"),
+        ):
+            growth = np.exp(steps * epsilon)
+            assert [
+                (row["fpr"], row["tpr"], row["epsilon"])
+                for row in rows
+                if row["relation"] == relation
+            ] == [
+                (0.0, 0.0, steps * epsilon),
+                (rounded(1 / (1 + growth)), rounded(growth / (1 + growth)), steps * epsilon),
+                (1.0, 1.0, steps * epsilon),
+            ]
+            allowed = min(growth * fpr, 1 - (1 - fpr) / growth)
+            assert readouts[f"dp_bound_tpr{suffix}"] == pytest.approx(allowed, abs=1e-12)
+            above = readouts["threshold_tpr"] > allowed + 1e-12
+            verdict = "outside" if above else "inside"
+            assert (
+                readouts[f"dp_threshold_verdict{suffix}"]["en"] == f"{verdict} the allowed region"
+            )
+            assert readouts[f"dp_ratio{suffix}"] == pytest.approx(growth, rel=1e-12)
+            bound = np.minimum(growth * roc_fpr, 1 - (1 - roc_fpr) / growth)
+            assert readouts[corners] == np.sum(roc_tpr > bound + 1e-12)
+        # The doubled ε allows more, so never more corners lie above its bound.
+        assert readouts["roc_points_above_two_step_bound"] <= readouts["roc_points_above_bound"]
 
 
 def test_the_threshold_story_holds_on_the_default_model(threshold_results):
