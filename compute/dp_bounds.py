@@ -18,6 +18,14 @@ Tests (ROC)
     most ``e^ε·α``, and by the same bound applied to its "``D′``" answers,
     ``1 − α ≤ e^ε·(1 − TPR)``. :func:`tpr_bound` is the smaller of the two,
     the region of Kairouz, Oh and Viswanath (2015) with δ = 0.
+Which neighbours (group privacy)
+    The two datasets must be neighbours under the relation the guarantee was
+    stated for. Under add/remove neighbours (one record more or fewer), two
+    datasets of the same size that differ by swapping one record for another
+    are two steps apart, and a mechanism that is ε-DP for one step is
+    ``k·ε``-DP for ``k`` steps (:func:`group_epsilon`; Dwork & Roth 2014,
+    Theorem 2.2). A membership test against a fixed-size training set compares
+    such swapped worlds, so add/remove ε-DP bounds it by ``e^{2ε}``.
 
 >>> round(posterior_bounds(0.5, math.log(3.0))[1], 6)  # odds 1:1 at most tripled
 0.75
@@ -33,7 +41,10 @@ from typing import overload
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["bayes_posterior", "posterior_bounds", "tpr_bound"]
+__all__ = ["REPLACEMENT_STEPS", "bayes_posterior", "group_epsilon", "posterior_bounds", "tpr_bound"]
+
+REPLACEMENT_STEPS = 2
+"""Add/remove steps between two datasets that differ by replacing one record: remove, then add."""
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -46,6 +57,23 @@ def _check_prior(prior: float) -> None:
 def _check_epsilon(epsilon: float) -> None:
     if not (math.isfinite(epsilon) and epsilon >= 0.0):
         raise ValueError(f"epsilon must be a finite number ≥ 0, got {epsilon!r}")
+
+
+def group_epsilon(epsilon: float, steps: int) -> float:
+    """The ε that an ε-DP mechanism guarantees between datasets ``steps`` neighbours apart.
+
+    Chaining the definition along a path of ``steps`` neighbours multiplies
+    the ratios, so the bound is ``steps·ε`` (group privacy). It can be
+    attained: a Laplace histogram of two bins, with add/remove sensitivity 1,
+    moves its answer by 2 in L1 when one record changes bins (tested).
+
+    >>> group_epsilon(0.5, REPLACEMENT_STEPS)
+    1.0
+    """
+    _check_epsilon(epsilon)
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
+        raise ValueError(f"steps must be a whole number ≥ 0, got {steps!r}")
+    return steps * epsilon
 
 
 def bayes_posterior(prior: float, log_likelihood_ratio: float) -> float:

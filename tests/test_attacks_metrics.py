@@ -1,6 +1,8 @@
-"""compute.attacks.metrics against scikit-learn, SciPy and brute force over thresholds."""
+"""compute.attacks.metrics and auc_error against scikit-learn, SciPy and brute force."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pytest
@@ -10,7 +12,7 @@ from scipy import stats
 from sklearn.metrics import roc_auc_score
 from sklearn.metrics import roc_curve as sklearn_roc_curve
 
-from compute.attacks import metrics
+from compute.attacks import auc_error, metrics
 
 HYPOTHESIS = settings(database=None, deadline=None, max_examples=200)
 
@@ -279,3 +281,132 @@ def test_rates_at_threshold_are_a_point_of_sklearns_roc_curve(
 def test_rates_at_threshold_refuse_a_threshold_that_is_not_finite():
     with pytest.raises(ValueError, match="threshold must be finite, got nan"):
         metrics.rates_at_threshold([1.0], [0.0], float("nan"))
+
+
+# --- DeLong: the AUC's standard error and that of a paired change --------------------
+
+
+def pairwise_wins(members: np.ndarray, nonmembers: np.ndarray) -> np.ndarray:
+    """ψ(member i, non-member j): 1 if the member scores higher, ½ on a tie, else 0."""
+    return (members[:, None] > nonmembers[None, :]) + 0.5 * (
+        members[:, None] == nonmembers[None, :]
+    )
+
+
+def brute_force_delong_variance(
+    before: tuple[np.ndarray, np.ndarray], after: tuple[np.ndarray, np.ndarray] | None = None
+) -> float:
+    """DeLong et al.'s (1988) variance from the full m × n matrix of wins, written out."""
+    wins = pairwise_wins(*before)
+    if after is not None:
+        wins = pairwise_wins(*after) - wins
+    m, n = wins.shape
+    member_parts, nonmember_parts = wins.mean(axis=1), wins.mean(axis=0)
+    s10 = sum((v - member_parts.mean()) ** 2 for v in member_parts) / (m - 1)
+    s01 = sum((v - nonmember_parts.mean()) ** 2 for v in nonmember_parts) / (n - 1)
+    return float(s10 / m + s01 / n)
+
+
+@HYPOTHESIS
+@given(tied_scores, tied_scores)
+def test_the_placements_average_to_the_auc(members: list[float], nonmembers: list[float]) -> None:
+    member_parts, nonmember_parts = auc_error.auc_placements(members, nonmembers)
+    wins = pairwise_wins(np.asarray(members), np.asarray(nonmembers))
+    np.testing.assert_allclose(member_parts, wins.mean(axis=1), atol=1e-12)
+    np.testing.assert_allclose(nonmember_parts, wins.mean(axis=0), atol=1e-12)
+    expected = metrics.auc(members, nonmembers)
+    assert float(np.mean(member_parts)) == pytest.approx(expected, abs=1e-12)
+    assert float(np.mean(nonmember_parts)) == pytest.approx(expected, abs=1e-12)
+
+
+@HYPOTHESIS
+@given(
+    st.lists(st.sampled_from([-3.0, 0.0, 0.5, 1.0, 2.0, 7.0]), min_size=2, max_size=30),
+    st.lists(st.sampled_from([-3.0, 0.0, 0.5, 1.0, 2.0, 7.0]), min_size=2, max_size=30),
+)
+def test_the_auc_standard_error_is_delongs(members: list[float], nonmembers: list[float]) -> None:
+    expected = brute_force_delong_variance((np.asarray(members), np.asarray(nonmembers)))
+    assert auc_error.auc_standard_error(members, nonmembers) ** 2 == pytest.approx(
+        expected, abs=1e-12
+    )
+
+
+def test_the_auc_standard_error_follows_the_spread_of_resampled_aucs() -> None:
+    """Against the other estimate of the same thing: the stratified bootstrap's spread."""
+    rng = np.random.default_rng(3)
+    members, nonmembers = rng.normal(0.8, 1.0, 150), rng.normal(0.0, 1.0, 200)
+    draws = [
+        metrics.auc(rng.choice(members, members.size), rng.choice(nonmembers, nonmembers.size))
+        for _ in range(3000)
+    ]
+    assert auc_error.auc_standard_error(members, nonmembers) == pytest.approx(
+        float(np.std(draws)), rel=0.08
+    )
+
+
+def test_without_information_the_standard_error_is_about_the_chance_spread() -> None:
+    """σ₀ is Hanley and McNeil's standard error at AUC = ½ (a closed form), and DeLong's
+    estimate scatters around it on scores without information."""
+    m, n, area = 160, 160, 0.5
+    q1, q2 = area / (2 - area), 2 * area**2 / (1 + area)
+    hanley_mcneil = math.sqrt(
+        (area * (1 - area) + (m - 1) * (q1 - area**2) + (n - 1) * (q2 - area**2)) / (m * n)
+    )
+    assert metrics.chance_auc_spread(m, n) == pytest.approx(hanley_mcneil, rel=1e-12)
+    rng = np.random.default_rng(5)
+    errors = [
+        auc_error.auc_standard_error(rng.normal(size=m), rng.normal(size=n)) for _ in range(200)
+    ]
+    assert float(np.mean(errors)) == pytest.approx(hanley_mcneil, rel=0.02)
+
+
+def correlated_attacks(seed: int) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    """Two attacks on the same 120 members and 140 non-members: the second adds noise."""
+    rng = np.random.default_rng(seed)
+    members, nonmembers = rng.normal(0.6, 1.0, 120), rng.normal(0.0, 1.0, 140)
+    after = (members + rng.normal(0, 0.5, 120), nonmembers + rng.normal(0, 0.5, 140))
+    return (members, nonmembers), after
+
+
+def test_a_paired_change_matches_brute_force_and_the_two_aucs() -> None:
+    before, after = correlated_attacks(0)
+    change, error = auc_error.paired_auc_difference(before, after)
+    assert change == pytest.approx(metrics.auc(*after) - metrics.auc(*before), abs=1e-12)
+    assert error**2 == pytest.approx(brute_force_delong_variance(before, after), abs=1e-12)
+    # Sharing the records makes the change far surer than two independent AUCs would be.
+    independent = math.hypot(
+        auc_error.auc_standard_error(*before), auc_error.auc_standard_error(*after)
+    )
+    assert error < 0.6 * independent
+
+
+def test_a_paired_change_follows_the_spread_of_paired_resamples() -> None:
+    (members, nonmembers), (members_after, nonmembers_after) = correlated_attacks(1)
+    rng = np.random.default_rng(2)
+    changes = []
+    for _ in range(3000):
+        i, j = (
+            rng.integers(0, members.size, members.size),
+            rng.integers(0, nonmembers.size, nonmembers.size),
+        )
+        changes.append(
+            metrics.auc(members_after[i], nonmembers_after[j])
+            - metrics.auc(members[i], nonmembers[j])
+        )
+    _, error = auc_error.paired_auc_difference(
+        (members, nonmembers), (members_after, nonmembers_after)
+    )
+    assert error == pytest.approx(float(np.std(changes)), rel=0.08)
+
+
+def test_a_paired_change_of_one_attack_with_itself_is_exactly_zero() -> None:
+    before, _ = correlated_attacks(4)
+    assert auc_error.paired_auc_difference(before, before) == (0.0, 0.0)
+
+
+def test_a_paired_change_refuses_different_records() -> None:
+    before, (members, nonmembers) = correlated_attacks(4)
+    with pytest.raises(ValueError, match="same records"):
+        auc_error.paired_auc_difference(before, (members[:-1], nonmembers))
+    with pytest.raises(ValueError, match="at least two scores"):
+        auc_error.auc_standard_error([1.0], [0.0, 2.0])

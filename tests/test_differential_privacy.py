@@ -389,6 +389,30 @@ def test_the_sampled_share_within_one_scale_is_binomially_close_to_the_exact_one
     count = round(readouts["sampled_share"] * n)
     tail = stats.binomtest(count, n, exact).pvalue
     assert readouts["share_gap_chance"] == pytest.approx(tail, abs=0.01)
+    # Issue 23: the page reads the chance as "one sample in N", and as one draw shared by
+    # every setting, so the share, the gap and N must be the same at every grid point.
+    assert readouts["share_gap_one_in"] == round(1 / readouts["share_gap_chance"])
+    shared = {
+        (r["readouts"]["sampled_share"], r["readouts"]["share_gap_one_in"])
+        for r in every_result.values()
+    }
+    assert len(shared) == 1
+
+
+def test_the_first_quiz_names_an_epsilon_the_grid_offers(results):
+    """Issue 23: the hint may not ask for half of ε where the grid has none (0.05, 0.5, 5)."""
+    for (query, epsilon, _), result in results.items():
+        readouts = result["readouts"]
+        neighbour = readouts["neighbour_epsilon"]
+        assert neighbour in dp.EPSILONS and neighbour != epsilon
+        smaller = [value for value in dp.EPSILONS if value < epsilon]
+        assert neighbour == (max(smaller) if smaller else min(dp.EPSILONS[1:]))
+        assert readouts["neighbour_scale"] == pytest.approx(dp.sensitivity(query) / neighbour)
+        assert readouts["scale_factor"] == pytest.approx(
+            readouts["neighbour_scale"] / readouts["scale"], rel=1e-12
+        )
+    assert dp.neighbour_epsilon(1.0) == 0.5 and dp.neighbour_epsilon(0.5) == 0.2
+    assert dp.neighbour_epsilon(min(dp.EPSILONS)) == sorted(dp.EPSILONS)[1]
 
 
 def test_the_sampled_releases_are_seeded_and_byte_identical(monkeypatch):

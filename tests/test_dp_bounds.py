@@ -114,3 +114,43 @@ def test_tpr_bound_keeps_the_shape_of_an_array():
     bound = dp_bounds.tpr_bound(rates, 1.0)
     assert isinstance(bound, np.ndarray) and bound.shape == (2, 2)
     assert bound[0, 0] == 0.0 and bound[1, 1] == 1.0
+
+
+# --- Which neighbours: a replacement is two add/remove steps -------------------------
+
+
+@pytest.mark.parametrize("epsilon", [0.1, 0.5, 1.0, 2.0])
+def test_a_replacement_costs_twice_epsilon_and_a_laplace_histogram_pays_it(epsilon: float):
+    """Two counts with Laplace noise of scale 1/ε each are add/remove ε-DP (one record moves
+    one count by 1). Moving one record from the first count to the second, a replacement,
+    reaches the ratio e^{2ε}: the test "first count high and second low" lands exactly on the
+    e^{2ε} bound, beyond the e^ε one."""
+    assert dp_bounds.REPLACEMENT_STEPS == 2
+    doubled = dp_bounds.group_epsilon(epsilon, dp_bounds.REPLACEMENT_STEPS)
+    assert doubled == 2 * epsilon
+    scale = 1 / epsilon
+    member_world, swapped_world = (6, 3), (5, 4)  # the record in the first bin, or the second
+    removed_world = (5, 3)  # the record simply left out: one add/remove step
+    outputs = np.random.default_rng(0).uniform(0, 10, (2000, 2))
+
+    def log_density(world: tuple[int, int]) -> np.ndarray:
+        return stats.laplace.logpdf(outputs, loc=world, scale=scale).sum(axis=1)
+
+    one_step = log_density(member_world) - log_density(removed_world)
+    two_steps = log_density(member_world) - log_density(swapped_world)
+    assert np.abs(one_step).max() <= epsilon + 1e-12
+    assert np.abs(two_steps).max() <= doubled + 1e-12
+    # The region {first ≥ 6, second ≤ 3}: probability ¼ in the member world, e^{−2ε}/4 swapped.
+    tpr = stats.laplace.sf(6, loc=6, scale=scale) * stats.laplace.cdf(3, loc=3, scale=scale)
+    fpr = stats.laplace.sf(6, loc=5, scale=scale) * stats.laplace.cdf(3, loc=4, scale=scale)
+    assert tpr == pytest.approx(0.25) and fpr == pytest.approx(math.exp(-doubled) / 4)
+    assert tpr == pytest.approx(dp_bounds.tpr_bound(fpr, doubled), rel=1e-12)
+    assert tpr > dp_bounds.tpr_bound(fpr, epsilon) + 1e-3
+
+
+def test_group_epsilon_refuses_what_is_not_a_number_of_steps():
+    with pytest.raises(ValueError, match="steps must be a whole number"):
+        dp_bounds.group_epsilon(1.0, -1)
+    with pytest.raises(ValueError, match="epsilon must be a finite number"):
+        dp_bounds.group_epsilon(-1.0, 2)
+    assert dp_bounds.group_epsilon(1.5, 0) == 0.0

@@ -17,9 +17,10 @@ import vl_convert
 from sklearn.metrics import roc_auc_score
 from sklearn.metrics import roc_curve as sklearn_roc_curve
 
-from compute.attacks import metrics
+from compute.attacks import auc_error, metrics
 from compute.histogram import common_histogram, histogram_upper
 from compute.lessons import membership as mi
+from compute.lessons.membership_noise import AucStep, auc_drop_readouts
 from compute.mlp import loss_scores, train_with_snapshots
 from privacy_explorer.charts import named_datasets
 from privacy_explorer.lesson import Chart
@@ -179,9 +180,59 @@ def test_every_page_value_is_what_the_library_returns(results):
         assert readouts["peak_auc"] == max(aucs) and readouts["final_auc"] == aucs[-1]
         assert readouts["epoch_steps"] == len(mi.EPOCHS) - 1
         assert readouts["auc_drops"] == sum(b < a for a, b in itertools.pairwise(aucs))
+        assert readouts["auc_se"] == auc_error.auc_standard_error(
+            loss_scores(members), loss_scores(nonmembers)
+        )
+        steps = mi.seed_auc_steps(seed)
+        assert [step.change for step in steps] == pytest.approx(
+            [b - a for a, b in itertools.pairwise(aucs)], abs=1e-12
+        )
+        assert readouts["auc_real_drops"] == sum(
+            step.change < -readouts["noise_multiple"] * step.standard_error for step in steps
+        )
         by_group = {(row["epochs"], row["group"]): row["rmse"] for row in datasets["curves"]}
         assert by_group[(epochs, "member")] == rounded(readouts["member_rmse"])
         assert by_group[(epochs, "nonmember")] == rounded(readouts["nonmember_rmse"])
+
+
+def test_the_auc_verdict_follows_the_computed_falls(results):
+    """Issue 23: the page may call a fall real only when it exceeds its noise; on this grid
+    no fall does, and the sentence says so for every seed."""
+    for seed in mi.SEEDS:
+        readouts = results[(mi.DEFAULT_EPOCHS, seed)]["readouts"]
+        assert readouts["auc_real_drops"] == 0
+        assert "no drop beyond noise" in readouts["auc_drop_verdict"]["en"]
+        assert "잡음을 넘어서는 하락이 보이지 않는다" in readouts["auc_drop_verdict"]["ko"]
+        # The clearest fall it quotes is one of this seed's steps, printed as computed.
+        falls = [step for step in mi.seed_auc_steps(seed) if step.change < 0]
+        clearest = max(falls, key=lambda step: -step.change / step.standard_error)
+        assert f"by {-clearest.change:.4f}" in readouts["auc_drop_verdict"]["en"]
+        assert f"{clearest.standard_error:.4f}" in readouts["auc_drop_verdict"]["ko"]
+
+
+def step(change: float, error: float, before: int = 10, after: int = 20) -> AucStep:
+    return AucStep(before, after, change, error)
+
+
+def test_a_grid_with_a_real_decline_changes_the_wording():
+    noisy = [step(0.05, 0.02), step(-0.01, 0.02, 20, 50)]
+    declining = [*noisy, step(-0.09, 0.03, 50, 100)]
+    rising = [step(0.05, 0.02), step(0.01, 0.01, 20, 50)]
+    quiet, real, none = (auc_drop_readouts(steps) for steps in (noisy, declining, rising))
+    assert (quiet["auc_drops"], quiet["auc_real_drops"]) == (1, 0)
+    assert (real["auc_drops"], real["auc_real_drops"]) == (2, 1)
+    assert (none["auc_drops"], none["auc_real_drops"]) == (0, 0)
+    assert "no drop beyond noise" in quiet["auc_drop_verdict"]["en"]
+    assert "from 20 to 50 epochs, by 0.0100, 0.5 times" in quiet["auc_drop_verdict"]["en"]
+    en, ko = real["auc_drop_verdict"]["en"], real["auc_drop_verdict"]["ko"]
+    assert "beyond noise" not in en and "really did weaken the attack" in en
+    assert en.startswith("1 of these falls exceeds 2 standard errors of its paired change.")
+    assert "from 50 to 100 epochs, by 0.0900, 3.0 times" in en
+    assert ko.startswith("이 가운데 1번은") and "실제로 공격을 약하게" in ko
+    assert none["auc_drop_verdict"]["en"].startswith("No step lowered the AUC")
+    # Exactly two standard errors is still noise: a real drop must exceed them.
+    assert auc_drop_readouts([step(-0.04, 0.02)])["auc_real_drops"] == 0
+    assert auc_drop_readouts([step(-0.0401, 0.02)])["auc_real_drops"] == 1
 
 
 def test_curves_are_shared_by_every_epoch_of_a_seed(results):
@@ -302,27 +353,41 @@ def test_the_bars_left_of_the_threshold_are_exactly_the_losses_it_calls_members(
 
 
 def test_the_dp_bound_is_the_closed_form_and_counts_the_corners_above_it(threshold_results):
+    """Both bounds: e^ε for worlds one neighbour step apart, e^{2ε} for the replacement that
+    this fixed-size split makes of "record out" under add/remove neighbours (issue 23)."""
     labels = np.r_[np.ones(mi.MEMBER_COUNT), np.zeros(mi.NONMEMBER_COUNT)]
     for (epochs, seed, _, epsilon), result in threshold_results.items():
         readouts, rows = result["readouts"], result["datasets"]["dp_bound"]
-        growth = np.exp(epsilon)
-        assert [(row["fpr"], row["tpr"]) for row in rows] == [
-            (0.0, 0.0),
-            (rounded(1 / (1 + growth)), rounded(growth / (1 + growth))),
-            (1.0, 1.0),
-        ]
-        fpr = readouts["threshold_fpr"]
-        allowed = min(growth * fpr, 1 - (1 - fpr) / growth)
-        assert readouts["dp_bound_tpr"] == pytest.approx(allowed, abs=1e-12)
-        above = readouts["threshold_tpr"] > allowed + 1e-12
-        verdict = "outside" if above else "inside"
-        assert readouts["dp_threshold_verdict"]["en"] == f"{verdict} the allowed region"
-        assert readouts["dp_ratio"] == pytest.approx(growth, rel=1e-12)
         snapshot = next(s for s in mi.training_trajectory(seed) if s.epochs == epochs)
         scores = -np.r_[snapshot.member_losses, snapshot.nonmember_losses]
         roc_fpr, roc_tpr, _ = sklearn_roc_curve(labels, scores, drop_intermediate=False)
-        bound = np.minimum(growth * roc_fpr, 1 - (1 - roc_fpr) / growth)
-        assert readouts["roc_points_above_bound"] == np.sum(roc_tpr > bound + 1e-12)
+        fpr = readouts["threshold_fpr"]
+        for relation, steps, suffix, corners in (
+            ("one_step", 1, "", "roc_points_above_bound"),
+            ("two_steps", 2, "_two_steps", "roc_points_above_two_step_bound"),
+        ):
+            growth = np.exp(steps * epsilon)
+            assert [
+                (row["fpr"], row["tpr"], row["epsilon"])
+                for row in rows
+                if row["relation"] == relation
+            ] == [
+                (0.0, 0.0, steps * epsilon),
+                (rounded(1 / (1 + growth)), rounded(growth / (1 + growth)), steps * epsilon),
+                (1.0, 1.0, steps * epsilon),
+            ]
+            allowed = min(growth * fpr, 1 - (1 - fpr) / growth)
+            assert readouts[f"dp_bound_tpr{suffix}"] == pytest.approx(allowed, abs=1e-12)
+            above = readouts["threshold_tpr"] > allowed + 1e-12
+            verdict = "outside" if above else "inside"
+            assert (
+                readouts[f"dp_threshold_verdict{suffix}"]["en"] == f"{verdict} the allowed region"
+            )
+            assert readouts[f"dp_ratio{suffix}"] == pytest.approx(growth, rel=1e-12)
+            bound = np.minimum(growth * roc_fpr, 1 - (1 - roc_fpr) / growth)
+            assert readouts[corners] == np.sum(roc_tpr > bound + 1e-12)
+        # The doubled ε allows more, so never more corners lie above its bound.
+        assert readouts["roc_points_above_two_step_bound"] <= readouts["roc_points_above_bound"]
 
 
 def test_the_threshold_story_holds_on_the_default_model(threshold_results):

@@ -366,6 +366,7 @@ def compute(
             "exact_share": exact_share,
             "share_standard_error": standard_error,
             "share_gap_chance": math.erfc(gap / math.sqrt(2.0)),
+            "share_gap_one_in": round(1.0 / math.erfc(gap / math.sqrt(2.0))),
             **clip_readouts(float(epsilon), float(clip)),
         },
         "datasets": {
@@ -467,6 +468,9 @@ def _mechanism(
         "epsilon": float(epsilon),
         "epsilon_total": releases * epsilon,
         "ratio_bound": math.exp(epsilon),
+        "neighbour_epsilon": neighbour_epsilon(epsilon),
+        "neighbour_scale": delta / neighbour_epsilon(epsilon),
+        "scale_factor": epsilon / neighbour_epsilon(epsilon),
         "mae_theory": scale,
         # The standard deviation of the empirical error is b/sqrt(k): relative to b, 1/sqrt(k).
         "error_spread": 1.0 / math.sqrt(releases),
@@ -513,6 +517,19 @@ def _mechanism(
         ],
     }
     return readouts, datasets
+
+
+def neighbour_epsilon(epsilon: float) -> float:
+    """The grid's ε next to ``epsilon``: the nearest one below, or above at the smallest.
+
+    The first quiz asks the learner to move ε and watch ``b = Δ/ε`` grow in
+    inverse proportion; the grid offers no half of every ε, so the page
+    names this neighbour and the scale there.
+    """
+    below = [value for value in EPSILONS if value < epsilon]
+    if below:
+        return max(below)
+    return min(value for value in EPSILONS if value > epsilon)
 
 
 def posterior_epsilons() -> tuple[float, ...]:
@@ -649,6 +666,21 @@ READOUTS: tuple[Readout, ...] = (
     Readout("sensitivity", {"ko": "민감도 Δ", "en": "Sensitivity Δ"}, ".4g"),
     Readout("scale", {"ko": "Laplace 척도 b", "en": "Laplace scale b"}, ".4g"),
     Readout("epsilon", {"ko": "질의당 예산 ε", "en": "Budget per query ε"}, ".4g"),
+    Readout(
+        "neighbour_epsilon",
+        {"ko": "격자에서 이웃한 ε", "en": "The neighbouring ε on the grid"},
+        ".4g",
+    ),
+    Readout(
+        "neighbour_scale",
+        {"ko": "이웃한 ε에서의 Laplace 척도 b", "en": "Laplace scale b at the neighbouring ε"},
+        ".4g",
+    ),
+    Readout(
+        "scale_factor",
+        {"ko": "이웃한 ε에서 b가 커지는 배수", "en": "How many times b grows there"},
+        ".4g",
+    ),
     Readout("epsilon_total", {"ko": "누적 예산 kε", "en": "Total budget kε"}, ".4g"),
     Readout(
         "ratio_bound",
@@ -778,6 +810,14 @@ READOUTS: tuple[Readout, ...] = (
         "share_standard_error",
         {"ko": "그 비율의 표준오차", "en": "Standard error of that share"},
         ".2%",
+    ),
+    Readout(
+        "share_gap_one_in",
+        {
+            "ko": "그만큼 벗어나는 표본이 몇 번에 한 번꼴인지",
+            "en": "One sample in how many strays that far",
+        },
+        ",d",
     ),
     Readout(
         "share_gap_chance",

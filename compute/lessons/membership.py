@@ -85,9 +85,13 @@ Constants
     Its TPR and FPR are a direct count (:func:`compute.attacks.metrics.rates_at_threshold`).
 ``DP_EPSILONS``
     The ε whose bound is drawn on the second ROC chart: any membership test
-    against an ε-DP training has ``TPR ≤ e^ε·FPR`` and ``1 − FPR ≤
-    e^ε·(1 − TPR)`` (:func:`compute.dp_bounds.tpr_bound`). This model was
-    trained without DP; the readouts count the ROC corners above the bound.
+    between two worlds one neighbour step apart, against an ε-DP training, has
+    ``TPR ≤ e^ε·FPR`` and ``1 − FPR ≤ e^ε·(1 − TPR)``
+    (:func:`compute.dp_bounds.tpr_bound`). The split here has a fixed number
+    of members, so "this record out" means another record in its place: under
+    add/remove neighbours the two worlds are two steps apart and the bound is
+    the same with ``2ε`` (``DP_RELATIONS``). Both are drawn. This model was
+    trained without DP; the readouts count the ROC corners above each bound.
 Chart rows
     carry 6 significant digits (:func:`privacy_explorer.lesson.chart_number`);
     readouts keep full precision.
@@ -96,7 +100,6 @@ Chart rows
 from __future__ import annotations
 
 import functools
-import itertools
 import math
 import time
 from collections.abc import Mapping
@@ -106,6 +109,7 @@ import altair as alt
 import numpy as np
 import numpy.typing as npt
 
+from compute.attacks.auc_error import auc_standard_error
 from compute.attacks.metrics import (
     auc,
     best_threshold_accuracy,
@@ -116,9 +120,10 @@ from compute.attacks.metrics import (
     zero_fpr_upper_bound,
 )
 from compute.datasets import CONCRETE_INPUTS, CONCRETE_TARGET, load_concrete
-from compute.dp_bounds import tpr_bound
+from compute.dp_bounds import REPLACEMENT_STEPS, group_epsilon, tpr_bound
 from compute.histogram import Histogram, common_histogram, counts_up_to_edges, histogram_upper
 from compute.lessons import membership_charts
+from compute.lessons.membership_noise import AucStep, auc_drop_readouts, auc_steps
 from compute.lessons.style import (
     ANNOTATION_SIZE,
     BLUE,
@@ -208,6 +213,12 @@ def training_trajectory(seed: int) -> tuple[Snapshot, ...]:
     return train_with_snapshots(lesson_data(), seed, EPOCHS, SETTINGS)
 
 
+@functools.lru_cache(maxsize=len(SEEDS))
+def seed_auc_steps(seed: int) -> tuple[AucStep, ...]:
+    """The paired change of the AUC at every step between grid epochs, for ``seed``."""
+    return auc_steps(training_trajectory(seed))
+
+
 def thin_curve(fpr: FloatArray, tpr: FloatArray, max_points: int = ROC_POINTS) -> list[int]:
     """Indices of at most ``max_points`` evenly spread points of a curve, both ends kept."""
     if max_points < 2:
@@ -257,17 +268,43 @@ def loss_bin_rows(member_losses: FloatArray, nonmember_losses: FloatArray) -> li
     return rows
 
 
+DP_RELATIONS: tuple[str, str] = ("one_step", "two_steps")
+"""The two readings of the ε-DP bound drawn on the ROC chart, by the neighbour steps between the
+worlds "record in" and "record out": one (replace-one ε-DP, or add/remove ε-DP with Poisson
+membership) or two (add/remove ε-DP with this fixed-size split, a replacement)."""
+
+
+def _inside_verdict(tpr: float, allowed: float) -> dict[str, str]:
+    if tpr > allowed + 1e-12:
+        return {"ko": "허용 영역 밖", "en": "outside the allowed region"}
+    return {"ko": "허용 영역 안", "en": "inside the allowed region"}
+
+
+def _bound_rows(relation: str, epsilon: float) -> list[dict[str, Any]]:
+    """tpr_bound is piecewise linear: its two ends and the corner where the inequalities meet."""
+    corner = 1.0 / (1.0 + math.exp(epsilon))
+    return [
+        {"fpr": fpr, "tpr": tpr, "epsilon": epsilon, "relation": relation}
+        for fpr, tpr in ((0.0, 0.0), (chart_number(corner), chart_number(1.0 - corner)), (1.0, 1.0))
+    ]
+
+
 def threshold_view(
     member_losses: FloatArray, nonmember_losses: FloatArray, threshold: float, dp_epsilon: float
 ) -> dict[str, dict[str, Any]]:
     """The readouts and rows of one threshold and one ε: the rule "member if ``ℓ ≤ threshold``"
-    as a (FPR, TPR) pair, and where the ROC curve stands against the ε-DP bound."""
+    as a (FPR, TPR) pair, and where the ROC curve stands against the ε-DP bound.
+
+    The bound is given twice: for worlds one neighbour step apart (``e^ε``) and for worlds
+    two add/remove steps apart, as this fixed-size split makes them (``e^{2ε}``, group
+    privacy: :func:`compute.dp_bounds.group_epsilon`).
+    """
     member_scores, nonmember_scores = loss_scores(member_losses), loss_scores(nonmember_losses)
     tpr, fpr = rates_at_threshold(member_scores, nonmember_scores, -threshold)
     fpr_points, tpr_points = roc_curve(member_scores, nonmember_scores)
-    above = tpr_points > tpr_bound(fpr_points, dp_epsilon) + 1e-12
+    two_steps = group_epsilon(dp_epsilon, REPLACEMENT_STEPS)
     allowed = tpr_bound(fpr, dp_epsilon)
-    corner = 1.0 / (1.0 + math.exp(dp_epsilon))
+    allowed_two_steps = tpr_bound(fpr, two_steps)
     readouts: dict[str, Any] = {
         "threshold": threshold,
         "threshold_tpr": tpr,
@@ -276,23 +313,25 @@ def threshold_view(
         "threshold_nonmembers": round(fpr * nonmember_losses.size),
         "dp_epsilon": dp_epsilon,
         "dp_ratio": math.exp(dp_epsilon),
+        "dp_ratio_two_steps": math.exp(two_steps),
         "dp_bound_tpr": allowed,
-        "dp_threshold_verdict": (
-            {"ko": "허용 영역 밖", "en": "outside the allowed region"}
-            if tpr > allowed + 1e-12
-            else {"ko": "허용 영역 안", "en": "inside the allowed region"}
-        ),
+        "dp_bound_tpr_two_steps": allowed_two_steps,
+        "dp_threshold_verdict": _inside_verdict(tpr, allowed),
+        "dp_threshold_verdict_two_steps": _inside_verdict(tpr, allowed_two_steps),
         "roc_points": int(fpr_points.size),
-        "roc_points_above_bound": int(np.sum(above)),
+        "roc_points_above_bound": int(
+            np.sum(tpr_points > tpr_bound(fpr_points, dp_epsilon) + 1e-12)
+        ),
+        "roc_points_above_two_step_bound": int(
+            np.sum(tpr_points > tpr_bound(fpr_points, two_steps) + 1e-12)
+        ),
     }
     datasets: dict[str, list[dict[str, Any]]] = {
         "threshold_rule": [{"threshold": threshold}],
         "threshold_point": [{"fpr": chart_number(fpr), "tpr": chart_number(tpr)}],
-        # tpr_bound is piecewise linear: its two ends and the corner where the inequalities meet.
         "dp_bound": [
-            {"fpr": 0.0, "tpr": 0.0, "epsilon": dp_epsilon},
-            {"fpr": chart_number(corner), "tpr": chart_number(1.0 - corner), "epsilon": dp_epsilon},
-            {"fpr": 1.0, "tpr": 1.0, "epsilon": dp_epsilon},
+            *_bound_rows(DP_RELATIONS[0], dp_epsilon),
+            *_bound_rows(DP_RELATIONS[1], two_steps),
         ],
     }
     return {"readouts": readouts, "datasets": datasets}
@@ -388,6 +427,7 @@ def model_view(epochs: int, seed: int) -> dict[str, dict[str, Any]]:
         "member_median_loss": float(np.median(members)),
         "nonmember_median_loss": float(np.median(nonmembers)),
         "auc": attack_auc,
+        "auc_se": auc_standard_error(member_scores, nonmember_scores),
         "chance_spread": spread,
         "chance_low": 0.5 - 2 * spread,
         "chance_high": 0.5 + 2 * spread,
@@ -410,8 +450,7 @@ def model_view(epochs: int, seed: int) -> dict[str, dict[str, Any]]:
         "peak_auc": aucs[best],
         "peak_epochs": trajectory[best].epochs,
         "final_auc": aucs[-1],
-        "epoch_steps": len(trajectory) - 1,
-        "auc_drops": sum(later < earlier for earlier, later in itertools.pairwise(aucs)),
+        **auc_drop_readouts(seed_auc_steps(seed)),
     }
     datasets: dict[str, list[dict[str, Any]]] = {
         "histogram": histogram_rows(histogram),
@@ -698,6 +737,27 @@ READOUTS: tuple[Readout, ...] = (
         "dp_threshold_verdict",
         {"ko": "기준 t의 점과 경계의 관계", "en": "Where the point of t lies against the bound"},
     ),
+    Readout("dp_ratio_two_steps", {"ko": "배율 e^2ε", "en": "Factor e^2ε"}, ".4g"),
+    Readout(
+        "dp_bound_tpr_two_steps",
+        {
+            "ko": "기준 t의 FPR에서 e^2ε 경계가 허용하는 가장 큰 TPR",
+            "en": "Largest TPR that the e^2ε bound allows at the FPR of t",
+        },
+        ".1%",
+    ),
+    Readout(
+        "dp_threshold_verdict_two_steps",
+        {
+            "ko": "기준 t의 점과 e^2ε 경계의 관계",
+            "en": "Where the point of t lies against the e^2ε bound",
+        },
+    ),
+    Readout(
+        "roc_points_above_two_step_bound",
+        {"ko": "e^2ε 경계 위에 있는 꼭짓점 수", "en": "Corners above the e^2ε bound"},
+        ",d",
+    ),
     Readout("roc_points", {"ko": "ROC 곡선의 꼭짓점 수", "en": "Corners of the ROC curve"}, ",d"),
     Readout(
         "roc_points_above_bound",
@@ -711,6 +771,31 @@ READOUTS: tuple[Readout, ...] = (
             "en": "Steps where more epochs lowered the AUC",
         },
         "d",
+    ),
+    Readout(
+        "auc_se",
+        {"ko": "공격 AUC의 표준오차", "en": "Standard error of the attack AUC"},
+        ".3f",
+    ),
+    Readout(
+        "auc_real_drops",
+        {
+            "ko": "표준오차의 기준 배수보다 크게 AUC가 내려간 횟수",
+            "en": "Falls of the AUC beyond the chosen number of standard errors",
+        },
+        "d",
+    ),
+    Readout(
+        "noise_multiple",
+        {
+            "ko": "하락으로 셀 표준오차의 배수",
+            "en": "Standard errors a fall must exceed to count",
+        },
+        "d",
+    ),
+    Readout(
+        "auc_drop_verdict",
+        {"ko": "AUC 하락이 잡음을 넘는지", "en": "Whether the AUC falls exceed the noise"},
     ),
 )
 

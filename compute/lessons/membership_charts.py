@@ -26,6 +26,9 @@ from compute.lessons.style import (
     titled,
 )
 
+DOTTED: list[float] = [2, 3]
+"""The e^2ε bound's dash, distinct from the e^ε bound's :data:`~compute.lessons.style.DASHED`."""
+
 ROC_SIZE = 280
 """Both ROC charts are square (equal rates take equal lengths on both axes) and fit a phone."""
 
@@ -47,12 +50,13 @@ _TEXT: dict[str, dict[str, dict[str, str]]] = {
     },
     "roc_bound": {
         "title": {
-            "ko": "ROC 곡선과 ε-차등 개인정보보호의 경계",
-            "en": "The ROC curve against the ε-DP bound",
+            "ko": "ROC 곡선과 ε-차등 개인정보보호의 두 경계",
+            "en": "The ROC curve against the two ε-DP bounds",
         },
         "x": {"ko": "거짓 양성률 FPR", "en": "False-positive rate (FPR)"},
         "y": {"ko": "참 양성률 TPR", "en": "True-positive rate (TPR)"},
-        "bound": {"ko": "점선: ε-DP 경계", "en": "dashed: ε-DP bound"},
+        "bound": {"ko": "긴 점선: e^ε 경계", "en": "dashed: e^ε bound"},
+        "bound_two_steps": {"ko": "짧은 점선: e^2ε 경계", "en": "dotted: e^2ε bound"},
         "point": {"ko": "기준 t", "en": "threshold t"},
     },
 }
@@ -118,30 +122,42 @@ def threshold_histogram_chart(lang: str, loss_range: tuple[float, float]) -> alt
 
 
 def roc_bound_chart(lang: str) -> alt.LayerChart:
-    """The current ROC curve, the threshold's (FPR, TPR) point and the ε-DP bound.
+    """The current ROC curve, the threshold's (FPR, TPR) point and the two ε-DP bounds.
 
-    The region above the bound is shaded: no membership test against an ε-DP
-    training can reach a point there.
+    The dashed line is the bound ``e^ε`` for worlds one neighbour step apart,
+    the dotted one ``e^2ε`` for worlds two add/remove steps apart (a replaced
+    record, as in this fixed-size split). The region above each is shaded:
+    no membership test against an ε-DP training reaches a point there under
+    that reading, and none reaches the darker region above both.
     """
     text = in_language(_TEXT["roc_bound"], lang)
     x = alt.X("fpr:Q", title=text["x"], scale=alt.Scale(domain=[0, 1]))
     y = alt.Y("tpr:Q", title=text["y"], scale=alt.Scale(domain=[0, 1]))
     bound_base = alt.Chart(alt.Data(name="dp_bound"))
-    forbidden = (
-        bound_base.transform_calculate(top="1")
-        .mark_area(color=LIGHT_GREY, opacity=0.6)
+    one_step = bound_base.transform_filter(alt.datum.relation == "one_step")
+    two_steps = bound_base.transform_filter(alt.datum.relation == "two_steps")
+    # Above the e^2ε line both shadings overlap: no test reaches it under either reading.
+    forbidden = [
+        rows.transform_calculate(top="1")
+        .mark_area(color=LIGHT_GREY, opacity=opacity)
         .encode(x=x, y=y, y2="top:Q")
-    )
-    bound = bound_base.mark_line(color=INK, strokeDash=DASHED, strokeWidth=1.5).encode(x=x, y=y)
-    # Named in the bottom-right corner, which lies below both the bound and any ROC curve.
-    bound_label = (
-        bound_base.transform_filter("datum.fpr === 1")
-        .transform_calculate(
-            fpr="0.97", tpr="0.03", label=f"'{text['bound']} (ε = ' + datum.epsilon + ')'"
-        )
+        for rows, opacity in ((one_step, 0.35), (two_steps, 0.5))
+    ]
+    bounds = [
+        rows.mark_line(color=INK, strokeDash=dash, strokeWidth=1.5).encode(x=x, y=y)
+        for rows, dash in ((one_step, DASHED), (two_steps, DOTTED))
+    ]
+    # Named in the bottom-right corner, which lies below both bounds and any ROC curve.
+    bound_labels = [
+        rows.transform_filter("datum.fpr === 1")
+        .transform_calculate(fpr="0.97", tpr=tpr, label=label)
         .mark_text(align="right", baseline="bottom", fontSize=ANNOTATION_SIZE, color=INK)
         .encode(x=x, y=y, text="label:N")
-    )
+        for rows, tpr, label in (
+            (one_step, "0.09", f"'{text['bound']} (ε = ' + datum.epsilon + ')'"),
+            (two_steps, "0.03", f"'{text['bound_two_steps']}'"),
+        )
+    ]
     curve = (
         alt.Chart(alt.Data(name="roc"))
         .mark_line(color=BLUE, strokeWidth=2)
@@ -169,5 +185,5 @@ def roc_bound_chart(lang: str) -> alt.LayerChart:
     point_label = point_base.mark_text(
         align="left", dx=9, dy=9, fontSize=ANNOTATION_SIZE, color=INK
     ).encode(x=x, y=y, text=alt.value(text["point"]))
-    layers = layered(forbidden, bound, bound_label, curve, point, point_label)
+    layers = layered(*forbidden, *bounds, *bound_labels, curve, point, point_label)
     return fixed_width(titled(layers, text["title"], width=ROC_SIZE, height=ROC_SIZE))
