@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from lessonpage import PREFIX, READY, Site, open_page
 from playwright.sync_api import BrowserContext, Page
+from test_browser_pages import LESSONS
 
 from privacy_explorer.build import BuildReport
 from privacy_explorer.lesson import LANGUAGES
@@ -241,32 +242,33 @@ def check_shown(
 
 
 @pytest.mark.browser
+@pytest.mark.parametrize("path", LESSONS)
 def test_any_hash_falls_back_to_defaults_and_never_throws_on_every_lesson(
-    context: BrowserContext, course_site: tuple[Path, BuildReport]
+    context: BrowserContext, course_site: tuple[Path, BuildReport], path: str
 ):
     folder, report = course_site
+    assert path in lesson_pages(report)
     site = Site(base=folder.as_uri() + "/", folder=folder)  # hashes read the same over http
-    rng = random.Random(SEED)
-    for path in lesson_pages(report):
-        page, watch = open_page(context, site, path)
-        page.wait_for_selector(READY, state="attached")
-        params = page.evaluate("() => window.explorerLesson.params")
-        hashes = hostile_hashes(rng, params)
-        shown = page.evaluate(APPLY_HASHES, {"hashes": hashes, "redrawEvery": REDRAW_EVERY})
-        current = check_shown(params, shown[0], f"{path} without a hash")
-        for number, (hash_, after) in enumerate(zip(hashes, shown[1:], strict=True)):
-            current = check_shown(params, after, f"{path} hash {number} {hash_[:80]!r}", current)
-        watch.assert_clean(f"{path} after {len(hashes)} hashes")
-        page.close()
+    rng = random.Random(f"{SEED}:{path}")  # one seeded fuzz per page, each test on its own
+    page, watch = open_page(context, site, path)
+    page.wait_for_selector(READY, state="attached")
+    params = page.evaluate("() => window.explorerLesson.params")
+    hashes = hostile_hashes(rng, params)
+    shown = page.evaluate(APPLY_HASHES, {"hashes": hashes, "redrawEvery": REDRAW_EVERY})
+    current = check_shown(params, shown[0], f"{path} without a hash")
+    for number, (hash_, after) in enumerate(zip(hashes, shown[1:], strict=True)):
+        current = check_shown(params, after, f"{path} hash {number} {hash_[:80]!r}", current)
+    watch.assert_clean(f"{path} after {len(hashes)} hashes")
+    page.close()
 
-        # The first reading, on load: the page opens at a hostile hash and still comes alive.
-        for number in FRESH_LOADS:
-            page, watch = open_page(context, site, f"{path}#{hashes[number]}")
-            page.wait_for_selector(READY, state="attached")
-            opened = page.evaluate(APPLY_HASHES, {"hashes": [], "redrawEvery": 1})[0]
-            check_shown(params, opened, f"{path} opened at {number}")
-            watch.assert_clean(f"{path} opened at hash {number}")
-            page.close()
+    # The first reading, on load: the page opens at a hostile hash and still comes alive.
+    for number in FRESH_LOADS:
+        page, watch = open_page(context, site, f"{path}#{hashes[number]}")
+        page.wait_for_selector(READY, state="attached")
+        opened = page.evaluate(APPLY_HASHES, {"hashes": [], "redrawEvery": 1})[0]
+        check_shown(params, opened, f"{path} opened at {number}")
+        watch.assert_clean(f"{path} opened at hash {number}")
+        page.close()
 
 
 def valid_hash(rng: random.Random, params: Params) -> tuple[str, dict[str, int]]:
@@ -282,47 +284,48 @@ def read_point(page: Page) -> str:
 
 
 @pytest.mark.browser
+@pytest.mark.parametrize("path", LESSONS)
 def test_a_valid_hash_still_round_trips_on_every_lesson(
-    context: BrowserContext, site: Site, course_site: tuple[Path, BuildReport]
+    context: BrowserContext, site: Site, course_site: tuple[Path, BuildReport], path: str
 ):
     """Open at a random valid state, move a control, and reopen at the hash the page wrote."""
-    rng = random.Random(SEED)
-    for path in lesson_pages(course_site[1]):
-        page, watch = open_page(context, site, path)
-        page.wait_for_selector(READY, state="attached")
-        params = page.evaluate("() => window.explorerLesson.params")
-        page.close()
-        hash_, state = valid_hash(rng, params)
-        page, watch = open_page(context, site, f"{path}#{hash_}")
-        page.wait_for_selector(READY, state="attached")
-        key = "-".join(str(state[p["name"]]) for p in params)
-        assert read_point(page) == key, f"{path}#{hash_}"
+    assert path in lesson_pages(course_site[1])
+    rng = random.Random(f"{SEED}:{path}")
+    page, watch = open_page(context, site, path)
+    page.wait_for_selector(READY, state="attached")
+    params = page.evaluate("() => window.explorerLesson.params")
+    page.close()
+    hash_, state = valid_hash(rng, params)
+    page, watch = open_page(context, site, f"{path}#{hash_}")
+    page.wait_for_selector(READY, state="attached")
+    key = "-".join(str(state[p["name"]]) for p in params)
+    assert read_point(page) == key, f"{path}#{hash_}"
 
-        # Move the first control to another value; the page writes every setting in the hash.
-        first = params[0]
-        name = first["name"]
-        moved = (state[name] + 1) % len(first["texts"])
-        kind = page.evaluate(f"document.querySelector(\"[data-param='{name}']\").type")
-        if kind == "select-one":
-            page.locator(f"select[data-param='{name}']").select_option(str(moved))
-        elif kind == "range":
-            page.locator(f"input[data-param='{name}']").focus()
-            page.keyboard.press("ArrowRight" if moved else "Home")
-        else:
-            page.locator(f"input[data-param='{name}'][value='{moved}']").check()
-        state[name] = moved
-        key = "-".join(str(state[p["name"]]) for p in params)
-        page.wait_for_function(
-            "key => document.querySelector('article[data-lesson]').dataset.point === key", arg=key
-        )
-        written = page.evaluate("window.location.hash")
-        assert expected_state(params, written) == state, written
-        assert len(written.removeprefix("#").split("&")) == len(params), written
-        watch.assert_clean(path)
-        page.close()
+    # Move the first control to another value; the page writes every setting in the hash.
+    first = params[0]
+    name = first["name"]
+    moved = (state[name] + 1) % len(first["texts"])
+    kind = page.evaluate(f"document.querySelector(\"[data-param='{name}']\").type")
+    if kind == "select-one":
+        page.locator(f"select[data-param='{name}']").select_option(str(moved))
+    elif kind == "range":
+        page.locator(f"input[data-param='{name}']").focus()
+        page.keyboard.press("ArrowRight" if moved else "Home")
+    else:
+        page.locator(f"input[data-param='{name}'][value='{moved}']").check()
+    state[name] = moved
+    key = "-".join(str(state[p["name"]]) for p in params)
+    page.wait_for_function(
+        "key => document.querySelector('article[data-lesson]').dataset.point === key", arg=key
+    )
+    written = page.evaluate("window.location.hash")
+    assert expected_state(params, written) == state, written
+    assert len(written.removeprefix("#").split("&")) == len(params), written
+    watch.assert_clean(path)
+    page.close()
 
-        page, watch = open_page(context, site, f"{path}{written}")
-        page.wait_for_selector(READY, state="attached")
-        assert read_point(page) == key, f"{path}{written}"
-        watch.assert_clean(f"{path}{written}")
-        page.close()
+    page, watch = open_page(context, site, f"{path}{written}")
+    page.wait_for_selector(READY, state="attached")
+    assert read_point(page) == key, f"{path}{written}"
+    watch.assert_clean(f"{path}{written}")
+    page.close()
