@@ -21,7 +21,7 @@ site: $(VENV)/.runtime-installed
 
 # Lint first, then run the whole test suite on every core, browser tests included (installs
 # Debian's Chromium when missing); prints the 15 slowest tests and the wall time of it all.
-PYTEST_ARGS := -n auto --durations=15
+PYTEST_ARGS := -n auto --dist loadgroup --durations=15
 test: $(CHROMIUM) $(SCORM_RUNTIME) $(AXE_CORE)
 	@start=$$(date +%s); \
 	$(MAKE) --no-print-directory lint && $(BIN)/python -m pytest $(PYTEST_ARGS); \

@@ -287,8 +287,14 @@ def _read_cached(
     another point's result (a swapped file), or a result that fails
     :func:`json_ready` or the part's check (:meth:`Part.check`).
     """
+    constants: list[str] = []  # NaN and Infinity, which Python's JSON reader accepts
+
+    def constant(name: str) -> float:
+        constants.append(name)
+        return float(name)
+
     try:
-        stored = json.loads(path.read_bytes().decode("utf-8"))
+        stored = json.loads(path.read_bytes().decode("utf-8"), parse_constant=constant)
     except FileNotFoundError:
         return None, None
     except OSError as exc:
@@ -311,7 +317,8 @@ def _read_cached(
         return None, "it is not a result cache entry"
     try:
         for result in found:
-            json_ready(result, "result")
+            if constants:  # otherwise what JSON holds is ready as it is; this finds the path
+                json_ready(result, "result")
             part.check(result, module)
     except ValueError as exc:
         return None, str(exc)

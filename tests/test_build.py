@@ -297,23 +297,37 @@ def test_sample_cold_and_warm_builds_are_byte_identical(
         assert cold_files[path] == warm_files[path], path
 
 
-@dataclass(frozen=True)
-class RealCourseBuilds:
-    """The real course built four ways, and what the warm build had to produce again."""
+REAL_COURSE = pytest.mark.xdist_group("real-course")
+"""The real-course builds below share their fixtures: one worker runs all these tests. The
+fixtures are session-scoped because a worker may run another module's tests between them,
+and a module-scoped fixture would then be built again."""
 
-    sites: dict[str, dict[str, bytes]]
-    """Label -> every file of that build."""
-    cold: BuildReport
-    """The build of a fresh copy with its results cached and nothing else."""
-    warm: BuildReport
-    """The same copy built again."""
-    cold_work: dict[str, int]
-    """What the copy's first build produced: every chart SVG, font subset, page."""
-    warm_work: dict[str, int]
+
+@dataclass(frozen=True)
+class FreshCopy:
+    """A fresh copy of the real course, given its computed results and nothing else, built."""
+
+    project: Project
+    """The copy (content, compute, data, site.yml, build/results)."""
+    out: Path
+    """Where its first build wrote the site."""
+    report: BuildReport
+    """That first build: every page, chart SVG and font subset made afresh."""
+    work: dict[str, int]
+    """What it produced (see :func:`counting_asset_work`)."""
+
+
+@dataclass(frozen=True)
+class WarmCopy:
+    """The fresh copy built again, then once more after one sentence was added to lesson 03."""
+
+    out: Path
+    report: BuildReport
+    work: dict[str, int]
     """How often the warm build rendered a chart SVG, subset a font, bundled Vega or rendered
     a lesson's page (``page <slug>``)."""
     edited_work: dict[str, int]
-    """The same, for a build after one sentence was added to lesson 03's English Markdown."""
+    """The same, for the build after the edit (into another folder, so ``out`` stays warm)."""
 
 
 @contextlib.contextmanager
@@ -347,62 +361,71 @@ def counting_asset_work() -> Iterator[dict[str, int]]:
         yield counts
 
 
-@pytest.fixture(scope="module")
-def real_course(
+@contextlib.contextmanager
+def importable_copy() -> Iterator[None]:
+    """The build makes a copied project importable; undo that afterwards."""
+    saved_path = list(sys.path)
+    try:
+        yield
+    finally:
+        sys.path[:] = saved_path
+
+
+@pytest.fixture(scope="session")
+def repo_sites(
     repo_project: Project, course_caches: Path, tmp_path_factory: pytest.TempPathFactory
-) -> RealCourseBuilds:
-    """The real course: the run's first build, from the repository root (jobs=2, then jobs=1)
-    and from a fresh copy whose pages, charts and fonts are all made afresh.
+) -> dict[str, dict[str, bytes]]:
+    """Every file of the real course as built by the run's first build and from the
+    repository root with jobs=2 and jobs=1 (label -> path -> bytes).
 
     The run's first build (``course_caches``) computes every grid cold on a fresh clone, as
-    in CI; after ``make site`` it starts from the repository's checked caches. The copy gets
-    the computed results only (a cold compute of the course takes minutes; the tests of each
-    lesson compute the points they visit afresh and compare them with these), so its first
-    build renders every page, chart SVG, font subset and the Vega bundle from nothing.
+    in CI; after ``make site`` it starts from the repository's checked caches.
     """
     base = tmp_path_factory.mktemp("real-course")
-    sites: dict[str, dict[str, bytes]] = {
-        "first build of the run": snapshot(course_caches / "site")
-    }
+    sites = {"first build of the run": snapshot(course_caches / "site")}
     for jobs in (2, 1):
         build(repo_project, base / f"repo-jobs{jobs}", jobs=jobs)
         sites[f"repo, jobs={jobs}"] = snapshot(base / f"repo-jobs{jobs}")
+    return sites
+
+
+@pytest.fixture(scope="session")
+def fresh_copy(repo_project: Project, tmp_path_factory: pytest.TempPathFactory) -> FreshCopy:
+    """A copy of the course given the computed results only (a cold compute of the course
+    takes minutes; the tests of each lesson compute the points they visit afresh and compare
+    them with these), so its first build renders every page, chart SVG, font subset and the
+    Vega bundle from nothing."""
+    base = tmp_path_factory.mktemp("real-course-copy")
     copy = base / "copy"
     for name in ("content", "compute", "data"):
         shutil.copytree(REPO / name, copy / name, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy2(REPO / "site.yml", copy / "site.yml")
     shutil.copytree(repo_project.build_dir / "results", copy / "build" / "results")
-    saved_path = list(sys.path)  # the build makes the copy importable; undo that afterwards
-    try:
+    with importable_copy():
         project = load_project(copy)
-        with counting_asset_work() as cold_work:
-            cold = build(project, base / "copy-cold", jobs=2)
-        with counting_asset_work() as warm_work:  # jobs=1: all of it runs in this process
-            warm = build(project, base / "copy-warm", jobs=1)
-        sites["copy, rendered afresh, jobs=2"] = snapshot(base / "copy-cold")
-        sites["copy, warm, jobs=1"] = snapshot(base / "copy-warm")
-        edited = copy / "content" / "en" / "03-differential-privacy.md"
+        with counting_asset_work() as work:
+            report = build(project, base / "copy-cold", jobs=2)
+    return FreshCopy(project, base / "copy-cold", report, dict(work))
+
+
+@pytest.fixture(scope="session")
+def warm_copy(fresh_copy: FreshCopy) -> WarmCopy:
+    out = fresh_copy.out.parent / "copy-warm"
+    with importable_copy():
+        with counting_asset_work() as work:  # jobs=1: all of it runs in this process
+            report = build(fresh_copy.project, out, jobs=1)
+        edited = fresh_copy.project.root / "content" / "en" / "03-differential-privacy.md"
         edited.write_text(edited.read_text("utf-8") + "\nOne more sentence.\n", "utf-8")
         with counting_asset_work() as edited_work:
-            build(project, base / "copy-warm", jobs=1)
-    finally:
-        sys.path[:] = saved_path
-    return RealCourseBuilds(sites, cold, warm, dict(cold_work), dict(warm_work), dict(edited_work))
+            build(fresh_copy.project, out.parent / "copy-edited", jobs=1)
+    return WarmCopy(out, report, dict(work), dict(edited_work))
 
 
-def test_real_course_builds_are_byte_identical(real_course: RealCourseBuilds) -> None:
-    (first_label, first), *others = real_course.sites.items()
-    assert "index.html" in first and "en/index.html" in first
-    for label, files in others:
-        assert set(files) == set(first), f"{label} vs {first_label}"
-        for path in sorted(first):
-            assert files[path] == first[path], f"{path}: {label} differs from {first_label}"
-
-
+@REAL_COURSE
 def test_only_pages_with_lazy_tables_or_a_changes_view_load_the_table_runtime(
-    real_course: RealCourseBuilds,
+    repo_sites: dict[str, dict[str, bytes]],
 ) -> None:
-    files = next(iter(real_course.sites.values()))
+    files = repo_sites["first build of the run"]
     pages = [path for path in files if path.endswith(".html")]
     loading = set()
     for page in pages:
@@ -428,30 +451,50 @@ def test_only_pages_with_lazy_tables_or_a_changes_view_load_the_table_runtime(
 # --- (c) the result cache -------------------------------------------------------------------
 
 
-def test_real_course_warm_build_computes_and_renders_nothing(
-    real_course: RealCourseBuilds,
+@REAL_COURSE
+def test_a_fresh_copy_of_the_real_course_reads_every_result_and_makes_every_asset(
+    fresh_copy: FreshCopy,
 ) -> None:
-    # The copy's first build read every result and made every page and asset afresh.
-    for run in real_course.cold.runs:
+    for run in fresh_copy.report.runs:
         assert run.computed == 0 and run.loaded and len(run.results) == run.cached > 0
-    lessons = {f"page {run.lesson}" for run in real_course.cold.runs}
-    assert {name for name in real_course.cold_work if name.startswith("page ")} == lessons
-    assert all(real_course.cold_work[name] == 4 for name in lessons)
-    assert real_course.cold_work["Vega bundle"] == 1
-    assert real_course.cold_work["chart SVG"] > 0 and real_course.cold_work["font subset"] > 0
-    assert sum(run.computed for run in real_course.warm.runs) == 0
-    for run in real_course.warm.runs:  # every lesson from the page cache: no result even read
+    lessons = {f"page {run.lesson}" for run in fresh_copy.report.runs}
+    assert {name for name in fresh_copy.work if name.startswith("page ")} == lessons
+    assert all(fresh_copy.work[name] == 4 for name in lessons)  # page, embed; two languages
+    assert fresh_copy.work["Vega bundle"] == 1
+    assert fresh_copy.work["chart SVG"] > 0 and fresh_copy.work["font subset"] > 0
+
+
+@REAL_COURSE
+def test_real_course_warm_build_computes_and_renders_nothing(warm_copy: WarmCopy) -> None:
+    assert sum(run.computed for run in warm_copy.report.runs) == 0
+    for run in warm_copy.report.runs:  # every lesson from the page cache: no result even read
         assert run.cached > 0 and not run.loaded and run.results == {}
     # No lesson page renders; every font subset and the Vega bundle comes from the asset cache.
-    assert real_course.warm_work == {"chart SVG": 0, "font subset": 0, "Vega bundle": 0}
+    assert warm_copy.work == {"chart SVG": 0, "font subset": 0, "Vega bundle": 0}
 
 
-def test_real_course_one_edited_lesson_renders_that_lesson_only(
-    real_course: RealCourseBuilds,
-) -> None:
-    pages = {k: v for k, v in real_course.edited_work.items() if k.startswith("page ")}
+@REAL_COURSE
+def test_real_course_one_edited_lesson_renders_that_lesson_only(warm_copy: WarmCopy) -> None:
+    pages = {k: v for k, v in warm_copy.edited_work.items() if k.startswith("page ")}
     assert pages == {"page 03-differential-privacy": 4}  # page and embed page, two languages
-    assert real_course.edited_work["Vega bundle"] == 0
+    assert warm_copy.edited_work["Vega bundle"] == 0
+
+
+@REAL_COURSE
+def test_real_course_builds_are_byte_identical(
+    repo_sites: dict[str, dict[str, bytes]], fresh_copy: FreshCopy, warm_copy: WarmCopy
+) -> None:
+    sites = {
+        **repo_sites,
+        "copy, rendered afresh, jobs=2": snapshot(fresh_copy.out),
+        "copy, warm, jobs=1": snapshot(warm_copy.out),
+    }
+    (first_label, first), *others = sites.items()
+    assert "index.html" in first and "en/index.html" in first
+    for label, files in others:
+        assert set(files) == set(first), f"{label} vs {first_label}"
+        for path in sorted(first):
+            assert files[path] == first[path], f"{path}: {label} differs from {first_label}"
 
 
 def test_a_build_folder_elsewhere_leaves_the_project_folder_alone(

@@ -168,3 +168,17 @@ def test_each_lesson_keeps_its_most_recent_page_cache_entries(two_lessons: Path)
     edited.write_text(f"{original}\nLine 0.\n", "utf-8")
     _, counts = built_again(two_lessons)
     assert counts["rendered"] == Counter()
+
+
+def test_renaming_a_lesson_renders_its_neighbours_again_for_their_pager(
+    two_lessons: Path,
+) -> None:
+    notes = two_lessons / "content" / "en" / "02-notes.md"
+    notes.write_text(notes.read_text("utf-8").replace("title: Notes", "title: Field notes"))
+    _, counts = built_again(two_lessons)
+    # The dice lesson's own Markdown and results did not change, but its pager names the
+    # lesson after it, so its English pages (page and embed) are rendered again.
+    assert counts["rendered"]["01-dice"] >= 1
+    assert counts["results read"] == Counter({"01-dice": 10})
+    dice_page = (two_lessons / "build" / "site" / "en" / "01-dice.html").read_text("utf-8")
+    assert "Field notes" in dice_page
