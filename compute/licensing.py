@@ -264,8 +264,8 @@ CONDITIONS: dict[str, Text] = {
         "en": "Provide source: with any non-source form, offer the corresponding source code",
     },
     "llama_naming": {
-        "ko": "Llama 표기: 'Built with Meta Llama 3'를 표시하고, "
-        "배포하거나 제공하는(distributed or made available) 파생 모델의 이름은 'Llama 3'로 "
+        "ko": "Llama 표기: 'Built with Meta Llama 3'을 표시하고, "
+        "배포하거나 제공하는(distributed or made available) 파생 모델의 이름은 'Llama 3'으로 "
         "시작한다",
         "en": "Llama naming: display 'Built with Meta Llama 3'; a derived model that is "
         "distributed or made available has a name starting with 'Llama 3'",

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import license_golden
@@ -17,6 +19,9 @@ import pytest
 
 from compute import licensing as lic
 from compute.licensing import LICENSES
+from privacy_explorer import korean
+
+REPO = Path(__file__).resolve().parent.parent
 
 CC0, BY, SA, NC, NCSA, ND, NCND = (
     "CC0-1.0",
@@ -526,3 +531,28 @@ def test_apache_adaptation_offering_nc_or_nd_says_recipients_keep_apache_rights(
     assert "§4" in note.text["ko"] and part in note.parts
     kept = lic.evaluate(**parts, commercial=False, share=False, combination="adapt")
     assert "apache_own_terms" not in rules_of(kept)
+
+
+# Latin-letter names ending in a digit, then an optional closing mark and a particle.
+NAME_PARTICLE = re.compile(
+    r"(?P<name>[A-Za-z]+ [0-9]+)(?P<marks>['\"」]?)(?P<particle>으로|로|을|를|이|가|은|는|과|와)"
+    r"(?=[\s,.)])"
+)
+
+
+def _korean_texts() -> Iterator[str]:
+    yield from (text["ko"] for text in lic.CONDITIONS.values())
+    yield from (row.text["ko"] for row in lic.REASONS.values())
+    yield from (row.terms["ko"] for row in lic.RULES)
+    yield (REPO / "content" / "ko" / "04-licenses.md").read_text(encoding="utf-8")
+
+
+def test_particles_after_latin_and_digit_names_follow_the_reading():
+    # "Llama 3" is read 라마 삼: "Llama 3으로", "'Llama 3'을", never "Llama 3로".
+    found = 0
+    for text in _korean_texts():
+        for match in NAME_PARTICLE.finditer(text):
+            found += 1
+            chosen = korean.particle(match.group("particle")).after(match.group("name"))
+            assert match.group("particle") == chosen, match.group(0)
+    assert found >= 5
