@@ -91,9 +91,14 @@ def _progress_bar(total_hint: int) -> Iterator[Callable[[str, int, int], None]]:
 def _notes(result: object) -> list[str]:
     """What the preprocessing changed, and a warning about many dimensions."""
     preprocessing = result.preprocessing  # type: ignore[attr-defined]
-    notes = [
+    notes = [f"note: {note}" if not note.startswith("warning") else note for note in result.notes]  # type: ignore[attr-defined]
+    notes += [
         f"note: column '{column.name}' dropped: it is always {column.value} in the "
         f"{' and '.join(column.constant_in)} data"
+        if column.exact
+        else f"note: column '{column.name}' dropped: it is nearly constant in the "
+        f"{' and '.join(column.constant_in)} data (spread below {column.tolerance:g} of its "
+        "spread over all four files); a leak that shows only in this column is not measured"
         for column in preprocessing.dropped
     ]
     notes += [
@@ -246,6 +251,30 @@ def _summary_lines(result: object, out: Path) -> list[str]:
     help="Fill missing values with the synthetic data's median instead of stopping.",
 )
 @click.option(
+    "--sep",
+    type=click.Choice([",", ";", "tab", "|"]),
+    default=None,
+    help="Field separator of the CSV files.  [default: sniffed from each file]",
+)
+@click.option(
+    "--decimal",
+    type=click.Choice([".", ","]),
+    default=None,
+    help="Decimal mark of the CSV files.  [default: sniffed from each file]",
+)
+@click.option(
+    "--na-values",
+    metavar="TEXT[,TEXT…]",
+    default=None,
+    help="Field values that mean 'missing', besides the empty field (e.g. NA,n/a). "
+    "[default: only the empty field, so 'NA' is a value]",
+)
+@click.option(
+    "--allow-overlap",
+    is_flag=True,
+    help="Audit even when members appear among the non-members or in the reference.",
+)
+@click.option(
     "--jobs",
     "-j",
     type=click.IntRange(min=1),
@@ -271,6 +300,10 @@ def audit_command(
     seed: int,
     dims: int | None,
     impute: str | None,
+    sep: str | None,
+    decimal: str | None,
+    na_values: str | None,
+    allow_overlap: bool,
     jobs: int | None,
     force: bool,
 ) -> None:
@@ -290,6 +323,8 @@ def audit_command(
         raise click.UsageError(
             "--fail-on-leak needs --nonmembers: without them there is no verdict"
         )
+    if sep == "," and decimal == ",":
+        raise click.UsageError("--sep , and --decimal , cannot both be ','; choose --sep ';'")
     check_output_folder(out, force)
     try:
         with _progress_bar(len(attacks) + 1) as progress:
@@ -298,6 +333,14 @@ def audit_command(
                 k=k, attacks=attacks, seed=seed, dims=dims, impute=impute,
                 jobs=jobs or os.cpu_count() or 1, progress=progress,
                 alpha=alpha, permutations=permutations,
+                read_options=library.ReadOptions(
+                    sep="\t" if sep == "tab" else sep,
+                    decimal=decimal,
+                    na_values=tuple(
+                        part.strip() for part in (na_values or "").split(",") if part.strip()
+                    ),
+                ),
+                allow_overlap=allow_overlap,
             )  # fmt: skip
     except library.AuditInputError as error:
         raise AuditError(str(error)) from error

@@ -88,6 +88,20 @@ def check_gate(result: AuditResult, limit: float | None) -> Gate | None:
 # The output folder
 
 
+def _check_writable(out: Path) -> None:
+    """Raise unless ``out`` (or the nearest folder above it that exists) accepts new files."""
+    folder = out.absolute()
+    while not folder.exists():
+        folder = folder.parent
+    try:
+        with tempfile.TemporaryFile(dir=folder, prefix=".explorer-audit-probe."):
+            pass
+    except OSError as error:
+        raise AuditError(
+            f"{out}: cannot write there ({error.strerror} in {folder}); choose another --out"
+        ) from error
+
+
 def check_output_folder(out: Path, force: bool) -> None:
     """Raise :class:`AuditError` unless the audit may write into ``out``.
 
@@ -96,6 +110,7 @@ def check_output_folder(out: Path, force: bool) -> None:
     """
     if out.exists() and not out.is_dir():
         raise AuditError(f"{out}: exists and is not a folder; choose another --out")
+    _check_writable(out)
     if not out.exists():
         return
     ours = {MARKER, *OUTPUTS} if (out / MARKER).is_file() else set()
@@ -540,6 +555,14 @@ def _method_notes(result: AuditResult, lang: str) -> list[str]:
         where = " / ".join(translate(role, lang).lower() for role in column.constant_in)
         notes.append(
             translate("method_dropped", lang, column=column.name, where=where, value=column.value)
+            if column.exact
+            else translate(
+                "method_near_constant",
+                lang,
+                column=column.name,
+                where=where,
+                tolerance=f"{column.tolerance:g}",
+            )
         )
     for item in preprocessing.imputed:
         notes.append(
