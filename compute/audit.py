@@ -707,6 +707,14 @@ def run_audit(
     )
 
 
+SENSITIVE_NOTICE = (
+    "SENSITIVE: as sensitive as the training data. These scores and file checksums say which "
+    "records were members; keep this file where the training data is kept, never with the "
+    "public release."
+)
+"""The first field of ``results.json`` (its key sorts first)."""
+
+
 def fpr_label(rate: float) -> str:
     """How an FPR is written as a key: ``0``, ``0.001``, ``0.01``, ``0.1``."""
     return f"{rate:g}"
@@ -758,7 +766,8 @@ def _exact_json(exact: Mapping[float, TprAtFpr | None]) -> dict[str, list[float]
 def results_json(result: AuditResult) -> dict[str, object]:
     """The machine-readable summary (``results.json``).
 
-    ``{"attacks": {key: {"auc", "tpr_at_fpr": {"0", "0.001", "0.01", "0.1"}, "auc_ci": [lo, hi],
+    ``{"_sensitive": SENSITIVE_NOTICE, "attacks": {key: {"auc",
+    "tpr_at_fpr": {"0", "0.001", "0.01", "0.1"}, "auc_ci": [lo, hi],
     "p_value", "p_value_adjusted", "tpr_at_fpr_ci": {"0": [lo, hi] or null, …}}},
     "verdict": {"leak_detected", "alpha", "p_value", "method", "permutations"},
     "epsilon_lower_bound": {"value", "confidence", "attack"}, "inputs", "settings",
@@ -781,6 +790,7 @@ def results_json(result: AuditResult) -> dict[str, object]:
     settings = result.settings
     leak_test = result.leak_test
     return {
+        "_sensitive": SENSITIVE_NOTICE,
         "attacks": attacks,
         "verdict": None
         if leak_test is None

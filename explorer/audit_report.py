@@ -175,9 +175,20 @@ def results_text(summary: dict[str, Any]) -> str:
     return json.dumps(ready, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
+SCORES_NOTICE = (
+    "SENSITIVE: as sensitive as the training data (these scores say which records were "
+    "members); keep this file where the training data is kept, never with the public release."
+)
+"""The first line of ``scores.csv``."""
+
+
 def scores_text(frame: Any) -> str:
-    """``scores.csv``: shortest round-trip floats, Unix line ends."""
+    """``scores.csv``: a first line saying it is sensitive, then shortest round-trip floats.
+
+    Read it with ``pandas.read_csv(path, comment="#")`` (or skip the first line).
+    """
     buffer = io.StringIO()
+    buffer.write(f"# {SCORES_NOTICE}\n")
     frame.to_csv(buffer, index=False, lineterminator="\n")
     return buffer.getvalue()
 

@@ -94,7 +94,15 @@ def test_the_command_writes_the_three_outputs_with_the_documented_shape(tmp_path
         [MARKER, "report.html", "results.json", "scores.csv"]
     )
     summary = json.loads((out / "results.json").read_text("utf-8"))
+    assert next(iter(summary)) == "_sensitive"
+    assert summary["_sensitive"].startswith("SENSITIVE: as sensitive as the training data.")
+    assert (
+        (out / "scores.csv")
+        .read_text("utf-8")
+        .startswith("# SENSITIVE: as sensitive as the training data")
+    )
     assert set(summary) == {
+        "_sensitive",
         "attacks",
         "epsilon_lower_bound",
         "inputs",
@@ -118,7 +126,7 @@ def test_the_command_writes_the_three_outputs_with_the_documented_shape(tmp_path
     assert summary["attacks"]["gen_lra"]["auc"] == pytest.approx(0.74425)
     assert summary["inputs"]["synthetic"]["rows"] == 200
     assert len(summary["inputs"]["members"]["sha256"]) == 64
-    scores = pd.read_csv(out / "scores.csv")
+    scores = pd.read_csv(out / "scores.csv", comment="#")
     assert list(scores.columns) == ["set", "row", *ATTACK_KEYS]
     assert scores["set"].value_counts().to_dict() == {"member": 200, "nonmember": 200}
     report = (out / "report.html").read_text("utf-8")
@@ -166,7 +174,7 @@ def test_without_nonmembers_there_are_scores_but_no_auc(tmp_path):
         "p_value_adjusted": None,
         "tpr_at_fpr_ci": None,
     }
-    scores = pd.read_csv(out / "scores.csv")
+    scores = pd.read_csv(out / "scores.csv", comment="#")
     assert len(scores) == 200 and set(scores["set"]) == {"member"}
     assert (out / "report.html").read_text("utf-8").count("<svg") == 1  # distributions only
 
