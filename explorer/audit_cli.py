@@ -282,7 +282,10 @@ def _summary_lines(result: object, out: Path) -> list[str]:
     help="Attacks computed in parallel.  [default: number of cores]",
 )
 @click.option(
-    "--force", is_flag=True, help="Write into a folder that holds other files (they are kept)."
+    "--force",
+    is_flag=True,
+    help="Write into a folder that holds other files (they are kept; a file named like an "
+    "output that an earlier audit did not write is never replaced).",
 )
 def audit_command(
     members: Path,

@@ -14,6 +14,7 @@ written, and nothing is deleted.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.metadata
 import io
 import json
@@ -35,6 +36,7 @@ from privacy_explorer.audit_strings import translate
 from privacy_explorer.charts import render_svg
 from privacy_explorer.errors import ExplorerError
 from privacy_explorer.fonts import ShippedFonts, embedded_faces_css, shipped_fonts
+from privacy_explorer.output import digests, marker_bytes, read_marker
 from privacy_explorer.project import builtin_templates_dir
 from privacy_explorer.runner import json_ready
 
@@ -113,8 +115,22 @@ def check_output_folder(out: Path, force: bool) -> None:
     _check_writable(out)
     if not out.exists():
         return
-    ours = {MARKER, *OUTPUTS} if (out / MARKER).is_file() else set()
-    foreign = sorted(entry.name for entry in out.iterdir() if entry.name not in ours)
+    listed = read_marker(out, MARKER) or {}
+    ours = {
+        name
+        for name, digest in listed.items()
+        if (out / name).is_file() and _file_digest(out / name) == digest
+    }
+    foreign = sorted(
+        entry.name for entry in out.iterdir() if entry.name not in ours and entry.name != MARKER
+    )
+    taken = [name for name in OUTPUTS if name in foreign]
+    if force and taken:
+        raise AuditError(
+            f"{out}: {', '.join(taken)} {'was' if len(taken) == 1 else 'were'} not written by "
+            "an earlier audit (or changed since), and --force never replaces a file it did not "
+            "write; move it away or choose another --out"
+        )
     if foreign and not force:
         shown = ", ".join(foreign[:5]) + (
             f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
@@ -124,6 +140,10 @@ def check_output_folder(out: Path, force: bool) -> None:
             "choose an empty or new folder for --out, or pass --force to write the report "
             "beside them (nothing is deleted)"
         )
+
+
+def _file_digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _write_atomically(path: Path, text: str) -> None:
@@ -147,7 +167,8 @@ def write_outputs(out: Path, files: Mapping[str, str]) -> None:
         out.mkdir(parents=True, exist_ok=True)
         for name in OUTPUTS:
             _write_atomically(out / name, files[name])
-        _write_atomically(out / MARKER, "Written by explorer audit: " + ", ".join(OUTPUTS) + "\n")
+        written = digests({name: files[name].encode("utf-8") for name in OUTPUTS})
+        _write_atomically(out / MARKER, marker_bytes(written).decode("utf-8"))
     except OSError as error:
         raise AuditError(
             f"{out}: cannot write the report ({error.strerror}); choose another --out"

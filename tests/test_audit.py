@@ -759,3 +759,29 @@ def test_an_unwritable_out_is_found_before_any_attack(tmp_path, monkeypatch):
         "--out",
     )
     assert not calls
+
+
+def test_force_never_replaces_a_file_an_earlier_audit_did_not_write(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "report.html").write_text("someone else's report", "utf-8")
+    (out / "scores.csv").write_text("my scores\n", "utf-8")
+    assert_bad_input(
+        invoke(*housing_args(out, "--attacks", "dcr", "--force")),
+        f"{out}: report.html, scores.csv were not written by an earlier audit (or changed "
+        "since), and --force never replaces a file it did not write; move it away or choose "
+        "another --out",
+    )
+    assert (out / "report.html").read_text("utf-8") == "someone else's report"
+    assert (out / "scores.csv").read_text("utf-8") == "my scores\n"
+
+
+def test_an_audit_output_edited_by_the_user_is_no_longer_ours(tmp_path):
+    out = tmp_path / "out"
+    assert invoke(*housing_args(out, "--attacks", "dcr")).exit_code == 0
+    listed = json.loads((out / MARKER).read_text("utf-8"))["files"]
+    assert sorted(listed) == ["report.html", "results.json", "scores.csv"]
+    (out / "results.json").write_text("{}\n", "utf-8")  # the user's own edit
+    assert invoke(*housing_args(out, "--attacks", "dcr")).exit_code == 2
+    assert invoke(*housing_args(out, "--attacks", "dcr", "--force")).exit_code == 2
+    assert (out / "results.json").read_text("utf-8") == "{}\n"
