@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -86,6 +87,36 @@ def _progress_bar(total_hint: int) -> Iterator[Callable[[str, int, int], None]]:
             bar.update(done - bar.pos, current_item="" if step in ("start", "done") else step)
 
         yield report
+
+
+class _Stopped(BaseException):
+    """Raised in the main thread by SIGINT or SIGTERM (not an Exception: nothing may catch it)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def _stoppable() -> Iterator[None]:
+    """Turn SIGINT and SIGTERM into :class:`_Stopped`, even where a shell ignores SIGINT."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise _Stopped(signum)
+
+    previous = {number: signal.signal(number, stop) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _stop_workers() -> None:
+    """Terminate joblib's worker processes (loky keeps them for reuse otherwise)."""
+    from joblib.externals.loky import get_reusable_executor
+
+    get_reusable_executor().shutdown(wait=False, kill_workers=True)
 
 
 def _notes(result: object) -> list[str]:
@@ -330,6 +361,34 @@ def audit_command(
         raise click.UsageError("--sep , and --decimal , cannot both be ','; choose --sep ';'")
     check_output_folder(out, force)
     try:
+        with _stoppable():
+            _audit_and_write(library, out, lang, fail_above, fail_on_leak, attacks, locals())
+    except _Stopped as stopped:
+        _stop_workers()
+        click.echo(
+            f"\nstopped by {signal.Signals(stopped.signum).name}: {out} was left as it was",
+            err=True,
+        )
+        sys.exit(128 + stopped.signum)
+
+
+def _audit_and_write(
+    library: ModuleType,
+    out: Path,
+    lang: str,
+    fail_above: float | None,
+    fail_on_leak: bool,
+    attacks: tuple[str, ...],
+    options: dict[str, object],
+) -> None:
+    """Run the audit, write the outputs and report the gate (the body of ``audit_command``)."""
+    members, nonmembers = options["members"], options["nonmembers"]
+    reference, synthetic = options["reference"], options["synthetic"]
+    k, seed, dims, impute = options["k"], options["seed"], options["dims"], options["impute"]
+    jobs, alpha, permutations = options["jobs"], options["alpha"], options["permutations"]
+    sep, decimal, na_values = options["sep"], options["decimal"], options["na_values"]
+    allow_overlap = options["allow_overlap"]
+    try:
         with _progress_bar(len(attacks) + 1) as progress:
             result = library.run_audit(
                 members, nonmembers, reference, synthetic,
@@ -340,7 +399,9 @@ def audit_command(
                     sep="\t" if sep == "tab" else sep,
                     decimal=decimal,
                     na_values=tuple(
-                        part.strip() for part in (na_values or "").split(",") if part.strip()
+                        part.strip()
+                        for part in str(na_values or "").split(",")
+                        if part.strip()
                     ),
                 ),
                 allow_overlap=allow_overlap,
