@@ -10,6 +10,7 @@ output folder).
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 import signal
@@ -18,6 +19,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import click
 
@@ -360,9 +362,24 @@ def audit_command(
     if sep == "," and decimal == ",":
         raise click.UsageError("--sep , and --decimal , cannot both be ','; choose --sep ';'")
     check_output_folder(out, force)
+    run = functools.partial(
+        library.run_audit,
+        members, nonmembers, reference, synthetic,
+        k=k, attacks=attacks, seed=seed, dims=dims, impute=impute,
+        jobs=jobs or os.cpu_count() or 1,
+        alpha=alpha, permutations=permutations,
+        read_options=library.ReadOptions(
+            sep="\t" if sep == "tab" else sep,
+            decimal=decimal,
+            na_values=tuple(
+                part.strip() for part in str(na_values or "").split(",") if part.strip()
+            ),
+        ),
+        allow_overlap=allow_overlap,
+    )  # fmt: skip
     try:
         with _stoppable():
-            _audit_and_write(library, out, lang, fail_above, fail_on_leak, attacks, locals())
+            _audit_and_write(library, run, len(attacks), out, lang, fail_above, fail_on_leak)
     except _Stopped as stopped:
         _stop_workers()
         click.echo(
@@ -374,38 +391,18 @@ def audit_command(
 
 def _audit_and_write(
     library: ModuleType,
+    run: Callable[..., Any],
+    attack_count: int,
     out: Path,
     lang: str,
     fail_above: float | None,
     fail_on_leak: bool,
-    attacks: tuple[str, ...],
-    options: dict[str, object],
 ) -> None:
-    """Run the audit, write the outputs and report the gate (the body of ``audit_command``)."""
-    members, nonmembers = options["members"], options["nonmembers"]
-    reference, synthetic = options["reference"], options["synthetic"]
-    k, seed, dims, impute = options["k"], options["seed"], options["dims"], options["impute"]
-    jobs, alpha, permutations = options["jobs"], options["alpha"], options["permutations"]
-    sep, decimal, na_values = options["sep"], options["decimal"], options["na_values"]
-    allow_overlap = options["allow_overlap"]
+    """Run the audit (``run``: :func:`run_audit` given every option but the progress bar),
+    write the outputs and report the gate (the body of ``audit_command``)."""
     try:
-        with _progress_bar(len(attacks) + 1) as progress:
-            result = library.run_audit(
-                members, nonmembers, reference, synthetic,
-                k=k, attacks=attacks, seed=seed, dims=dims, impute=impute,
-                jobs=jobs or os.cpu_count() or 1, progress=progress,
-                alpha=alpha, permutations=permutations,
-                read_options=library.ReadOptions(
-                    sep="\t" if sep == "tab" else sep,
-                    decimal=decimal,
-                    na_values=tuple(
-                        part.strip()
-                        for part in str(na_values or "").split(",")
-                        if part.strip()
-                    ),
-                ),
-                allow_overlap=allow_overlap,
-            )  # fmt: skip
+        with _progress_bar(attack_count + 1) as progress:
+            result = run(progress=progress)
     except library.AuditInputError as error:
         raise AuditError(str(error)) from error
     gate = check_gate(result, fail_above)
