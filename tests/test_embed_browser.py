@@ -7,6 +7,7 @@ port than the site, so the frame is cross-origin, and sandboxed without
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -179,6 +180,54 @@ def test_a_sandboxed_cross_origin_frame_grows_to_the_lesson_and_its_controls_wor
     assert not problems, problems
     outside = [u for u in requests if not u.startswith((site_server, host, "data:"))]
     assert not outside, outside
+    page.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("popups", [True, False], ids=["readme-sandbox", "scripts-only"])
+def test_a_link_that_leaves_the_lesson_opens_a_tab_or_shows_its_address_to_copy(
+    context: BrowserContext, site_server: str, host_server: tuple[str, Path], popups: bool
+):
+    """With README's sandbox the link opens a new tab; where the sandbox blocks new tabs it
+    shows the address to copy, instead of doing nothing without a word."""
+    host, folder = host_server
+    lang = "ko"
+    name = f"links-{'popups' if popups else 'scripts'}.html"
+    host_page(folder, name, f"{site_server}{PREFIX[lang]}embed/{SLUG}.html")
+    if not popups:
+        text = (folder / name).read_text("utf-8")
+        sandbox = re.search(r'sandbox="[^"]*"', text)
+        assert sandbox is not None
+        (folder / name).write_text(text.replace(sandbox.group(0), 'sandbox="allow-scripts"'))
+    page = context.new_page()
+    page.goto(host + name)
+    frame = lesson_frame(page)
+    link = page.frame_locator("#lesson-03").locator(".embed-bar a:not([data-lang-switch])")
+    href = frame.evaluate(
+        "() => document.querySelector('.embed-bar a:not([data-lang-switch])').href"
+    )
+    assert href.startswith(site_server) and href.endswith(f"{SLUG}.html")
+    if popups:
+        with context.expect_page() as opened:
+            link.click()
+        tab = opened.value
+        tab.wait_for_load_state()
+        assert tab.url.split("#")[0] == href
+        assert tab.evaluate("window.opener") is None
+        assert frame.evaluate("document.querySelectorAll('.link-blocked').length") == 0
+        tab.close()
+    else:
+        pages = len(context.pages)
+        link.click()
+        note = page.frame_locator("#lesson-03").locator(".link-blocked[role=status]")
+        note.wait_for()
+        field = note.locator("input")
+        assert field.input_value() == href
+        assert field.evaluate("f => document.activeElement === f && f.readOnly")
+        assert "새 탭" in note.inner_text()
+        assert field.evaluate("f => f.getBoundingClientRect().height") >= 44
+        link.click()  # again: the same note, not a second one
+        assert note.count() == 1 and len(context.pages) == pages
     page.close()
 
 
