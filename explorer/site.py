@@ -263,7 +263,14 @@ def render(plan: Plan, computed: tuple[LessonResults, ...], templates: SiteTempl
     style_css = templates.static["style.css"].decode("utf-8")
     # Embed pages share one stylesheet with the site's characters inside; every other page
     # loads the faces cut down to its own characters (see page_fonts).
-    web_fonts = font_tools.web_fonts(fonts, font_tools.site_characters(files), asset_cache)
+    # One-letter <mi> show their mathematical italic forms, which no file spells out.
+    italics = "".join(
+        page_fonts.math_characters(content)
+        for path, content in files.items()
+        if path.endswith(".html") and isinstance(content, str)
+    )
+    characters = "".join(sorted(set(font_tools.site_characters(files)) | set(italics)))
+    web_fonts = font_tools.web_fonts(fonts, characters, asset_cache)
     files[embed.STYLESHEET] = embed.stylesheet(style_css, web_fonts)
     files["assets/style.css"] = page_fonts.without_font_faces(style_css)
     files = page_fonts.with_page_fonts(

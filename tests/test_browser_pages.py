@@ -12,18 +12,23 @@ hostile hash, a control moved) live beside the feature they test.
 
 from __future__ import annotations
 
+import re
+from html import unescape
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fontTools.ttLib import TTFont
 from lessonpage import PREFIX, READY, Site, Watch, open_page, settle
 from playwright.sync_api import Browser, Page
 from test_browser_accessibility import PAGE_DATA, PHONE, STICKY_STATE, WIDE, axe_violations
 from test_browser_phone import LAYOUT
 
+from privacy_explorer import fonts, page_fonts
 from privacy_explorer.build import BuildReport
 from privacy_explorer.charts import MIN_FONT_SIZE
 from privacy_explorer.lesson import LANGUAGES
+from privacy_explorer.project import builtin_templates_dir
 
 REPO = Path(__file__).resolve().parent.parent
 SLUGS = sorted(path.stem for path in (REPO / "content" / LANGUAGES[0]).glob("[0-9][0-9]-*.md"))
@@ -170,6 +175,63 @@ def check_sticky_controls(page: Page, path: str) -> None:
         assert 0 <= bar_top < WIDE["height"], f"{path}: the bar left the window"
 
 
+def _cmap(name: str) -> frozenset[int]:
+    with TTFont(FONTS / name, lazy=True) as font:
+        return frozenset(font.getBestCmap())
+
+
+FONTS = builtin_templates_dir() / "static" / "fonts"
+SHIPPED_FACES = {
+    "Noto Sans Math": _cmap(fonts.MATH_FACE),
+    fonts.TEXT_FAMILY: _cmap(fonts.TEXT_FACES[0]),
+}
+"""The faces the site ships, by family, with the code points each draws."""
+
+
+def check_formulas_use_shipped_faces(page: Page, where: str) -> int:
+    """Every character of every formula is drawn by a face the site ships that has it: never
+    by a face of the machine, and never as a blank box (a Korean word inside a formula, on
+    a machine without Korean fonts). Chromium says which faces drew each element's text
+    (DevTools ``CSS.getPlatformFontsForNode``); a one-letter ``<mi>`` shows its mathematical
+    italic form. Returns the number of formula elements checked."""
+    session = page.context.new_cdp_session(page)
+    try:
+        session.send("DOM.enable")
+        session.send("CSS.enable")
+        root = session.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+        # Formulas the page shows now (not those in a closed <details>, say) get a mark.
+        page.evaluate(
+            """() => document.querySelectorAll("math mi, math mn, math mo, math mtext")
+              .forEach(e => { if (e.getClientRects().length) e.dataset.fontProbe = ""; })"""
+        )
+        selector = "[data-font-probe]"
+        nodes = session.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector})
+        wrong = set()
+        for node in nodes["nodeIds"]:
+            html = session.send("DOM.getOuterHTML", {"nodeId": node})["outerHTML"]
+            text = unescape(re.sub(r"<[^>]*>", "", html))
+            if html.startswith("<mi") and len(text) == 1 and 'mathvariant="normal"' not in html:
+                text = page_fonts.math_italic(text) or text
+            faces = [
+                font["familyName"]
+                for font in session.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+            ]
+            drawable: set[int] = set()
+            for face in faces:
+                drawable |= SHIPPED_FACES.get(face, frozenset())
+            missing = [c for c in text if not c.isspace() and ord(c) not in drawable]
+            if missing or not set(faces) <= SHIPPED_FACES.keys():
+                wrong.add(f"{html[:60]} drawn with {faces}, lacking {''.join(missing)!r}")
+        assert not wrong, f"{where}: formula text not drawn by the shipped faces: {sorted(wrong)}"
+        return len(nodes["nodeIds"])
+    finally:
+        session.detach()
+        page.evaluate(
+            "() => document.querySelectorAll('[data-font-probe]')"
+            ".forEach(e => e.removeAttribute('data-font-probe'))"
+        )
+
+
 def open_ready(browser: Browser, site: Site, path: str, viewport: Any) -> tuple[Page, Watch]:
     context = browser.new_context(viewport=viewport)
     context.set_default_timeout(15_000)
@@ -205,6 +267,7 @@ def test_every_page_on_a_phone(browser: Browser, course_site: tuple[Path, BuildR
     page, watch = open_ready(browser, site, path, PHONE)
     try:
         charts = check_layout(page, f"{path} at {PHONE['width']} px")
+        check_formulas_use_shipped_faces(page, path)
         figures = page.locator("figure[data-chart]").count()
         assert charts == figures, f"{path}: {charts} of {figures} live charts were measured"
         if path in LESSONS:
