@@ -9,8 +9,12 @@ Korean particle follows its value as the controls move, on the same line as the 
 
 from __future__ import annotations
 
+import struct
+import zlib
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 from lessonpage import READY, TIMEOUT_MS, Site, open_page, settle
 from playwright.sync_api import Browser, BrowserContext
@@ -106,6 +110,90 @@ def test_a_wide_table_scrolls_in_its_box_on_a_phone(browser: Browser, phone_site
         page.wait_for_selector(READY, state="attached")
         boxes = page.evaluate(LAYOUT)["boxes"]
         assert any(box["scrolls"] for box in boxes), "no table is wider than a phone: test nothing"
+    finally:
+        context.close()
+
+
+EDGES = """(box) => {
+  // The formula's own ink hidden, so only the box's background is drawn at its edges.
+  box.querySelectorAll("math").forEach(m => { m.style.color = "transparent"; });
+  const r = box.getBoundingClientRect();
+  return {x: r.left, y: r.top, width: r.width, height: r.height,
+          scrolls: box.scrollWidth > box.clientWidth + 1};
+}"""
+
+
+def png_gray(data: bytes) -> np.ndarray:
+    """A screenshot (8-bit RGB or RGBA PNG, as Chromium writes them) as gray levels 0-255."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    chunks, at = {}, 8
+    while at < len(data):
+        (length,) = struct.unpack(">I", data[at : at + 4])
+        kind = data[at + 4 : at + 8]
+        chunks[kind] = chunks.get(kind, b"") + data[at + 8 : at + 8 + length]
+        at += 12 + length
+    width, height, depth, color, _, _, interlace = struct.unpack(">IIBBBBB", chunks[b"IHDR"])
+    assert depth == 8 and color in (2, 6) and interlace == 0, (depth, color, interlace)
+    channels = 3 if color == 2 else 4
+    stride = width * channels
+    raw = np.frombuffer(zlib.decompress(chunks[b"IDAT"]), dtype=np.uint8).reshape(height, -1)
+    pixels = np.zeros((height, stride), dtype=np.int32)
+    for row in range(height):
+        kind, line = raw[row, 0], raw[row, 1:].astype(np.int32)
+        above = pixels[row - 1] if row else np.zeros(stride, dtype=np.int32)
+        if kind in (0, 2):
+            pixels[row] = (line + (above if kind == 2 else 0)) % 256
+        else:  # Sub, Average, Paeth: each byte depends on the one to its left
+            out = np.zeros(stride, dtype=np.int32)
+            for i in range(stride):
+                left = out[i - channels] if i >= channels else 0
+                up_left = above[i - channels] if i >= channels else 0
+                if kind == 1:
+                    guess = left
+                elif kind == 3:
+                    guess = (left + above[i]) // 2
+                else:
+                    base = left + above[i] - up_left
+                    options = (abs(base - left), abs(base - above[i]), abs(base - up_left))
+                    guess = (left, above[i], up_left)[options.index(min(options))]
+                out[i] = (line[i] + guess) % 256
+            pixels[row] = out
+    rgb = pixels.reshape(height, width, channels)[:, :, :3]
+    return rgb.mean(axis=2)
+
+
+def edge_darkness(box: Any) -> tuple[float, float, bool]:
+    """How much darker than white the left and right 4 px of ``box`` are (0-255), with the
+    formula's own ink hidden, and whether the box scrolls."""
+    place = box.evaluate(EDGES)
+    gray = png_gray(box.screenshot(animations="disabled"))
+    return 255 - gray[:, :4].mean(), 255 - gray[:, -4:].mean(), place["scrolls"]
+
+
+@pytest.mark.browser
+def test_a_formula_wider_than_a_phone_shows_the_side_it_goes_on_past(
+    browser: Browser, phone_site: Site
+):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page, watch = open_page(context, phone_site, "03-differential-privacy.html")
+        page.wait_for_selector(READY, state="attached")
+        settle(page)
+        boxes = page.locator(".math-display")
+        widths = boxes.evaluate_all("bs => bs.map(b => b.scrollWidth > b.clientWidth + 1)")
+        wide = boxes.nth(widths.index(True))
+        narrow = boxes.nth(widths.index(False))
+        assert wide.get_attribute("tabindex") == "0"  # reachable to scroll by keyboard
+        wide.scroll_into_view_if_needed()
+        left, right, scrolls = edge_darkness(wide)
+        assert scrolls and right > 8 and left < 1, (left, right)
+        wide.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
+        left, right, _ = edge_darkness(wide)
+        assert left > 8 and right < 1, (left, right)
+        narrow.scroll_into_view_if_needed()
+        left, right, scrolls = edge_darkness(narrow)
+        assert not scrolls and left < 1 and right < 1, (left, right)
+        watch.assert_clean("formulas on a phone")
     finally:
         context.close()
 
