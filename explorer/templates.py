@@ -78,12 +78,40 @@ def load_templates(project: Project, static_assets: Sequence[str]) -> SiteTempla
         path = folder / "static" / name
         try:
             static[name] = path.read_bytes()
+            if name.endswith(".css"):
+                static[name] = without_css_comments(static[name].decode("utf-8")).encode()
         except OSError as exc:
             problems.append(
                 f"{location(path, None, root)}: cannot read it ({exc.strerror}); {_advice(folder)}"
             )
     raise_collected(problems)
     return SiteTemplates(env=env, strings=strings, static=static)
+
+
+def without_css_comments(css: str) -> str:
+    """``css`` without its comments and the lines they leave empty: every page loads the
+    stylesheet, and its comments are for whoever edits it. Quoted strings are kept as they
+    are, ``/*`` inside them included; an unclosed comment runs to the end, as in CSS."""
+    out: list[str] = []
+    at, quote = 0, ""
+    while at < len(css):
+        char = css[at]
+        if quote:
+            out.append(css[at : at + 2] if char == "\\" else char)
+            at += 2 if char == "\\" else 1
+            if char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+            out.append(char)
+            at += 1
+        elif css.startswith("/*", at):
+            end = css.find("*/", at + 2)
+            at = len(css) if end < 0 else end + 2
+        else:
+            out.append(char)
+            at += 1
+    return "".join(line.rstrip() + "\n" for line in "".join(out).splitlines() if line.strip())
 
 
 @contextlib.contextmanager

@@ -126,7 +126,8 @@ EDGES = """(box) => {
 def png_gray(data: bytes) -> np.ndarray:
     """A screenshot (8-bit RGB or RGBA PNG, as Chromium writes them) as gray levels 0-255."""
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    chunks, at = {}, 8
+    chunks: dict[bytes, bytes] = {}
+    at = 8
     while at < len(data):
         (length,) = struct.unpack(">I", data[at : at + 4])
         kind = data[at + 4 : at + 8]

@@ -19,6 +19,7 @@ from fontTools.ttLib import TTFont
 from privacy_explorer import fonts, page_fonts, weight
 from privacy_explorer.build import BuildReport, build
 from privacy_explorer.project import builtin_templates_dir, load_project
+from privacy_explorer.templates import without_css_comments
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = fonts.shipped_fonts(builtin_templates_dir())
@@ -430,3 +431,23 @@ def test_the_sample_site_pages_carry_fonts_of_their_own(sample_project: Path) ->
         for face in (*fonts.TEXT_FACES, fonts.MATH_FACE):
             face_of(files, page, face)
     assert "@font-face" in files["assets/embed.css"].decode("utf-8")
+
+
+def test_stylesheets_ship_without_their_comments_and_keep_every_rule(sample_project: Path):
+    css = (
+        "a { b: c; }   /* after a rule */\n/* a whole\n   comment */\n"
+        "d { content: \"/* kept */\"; e: 'it\\'s /*'; }\n@media print { f { g: h; } }\n/* open"
+    )
+    assert without_css_comments(css) == (
+        "a { b: c; }\nd { content: \"/* kept */\"; e: 'it\\'s /*'; }\n"
+        "@media print { f { g: h; } }\n"
+    )
+    source = (builtin_templates_dir() / "static" / "style.css").read_text("utf-8")
+    assert "/*" in source  # the source explains itself; the site does not ship that
+    files = dict(build(load_project(sample_project), write=False).files)
+    shipped = files["assets/style.css"].decode("utf-8")
+    assert "/*" not in shipped and "/*" not in files["assets/embed.css"].decode("utf-8")
+    # Every rule of the source, comments aside, is shipped (the faces go to each page).
+    rules = re.findall(r"[^{}]+\{[^{}]*\}", without_css_comments(source))
+    kept = [rule for rule in rules if "@font-face" not in rule]
+    assert kept and all(rule.strip() in shipped for rule in kept)
