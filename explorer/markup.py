@@ -122,17 +122,32 @@ _FUNCTION_BEFORE_OPERAND = re.compile(
 )
 
 
+_PRIMED = re.compile(
+    r"<msup>(<mi>[^<]*</mi>|<mn>[^<]*</mn>)(?:<mrow>)?((?:<mi>&#x0203[234];</mi>)+)(?:</mrow>)?"
+    r"</msup>"
+)
+_PRIME = re.compile(r"<mi>(&#x0203[234];)</mi>")
+
+
+def _primes_on_the_line(match: re.Match[str]) -> str:
+    primes = _PRIME.sub(r'<mo lspace="0" rspace="0">\1</mo>', match.group(2))
+    return f"<mrow>{match.group(1)}{primes}</mrow>"
+
+
 def _typeset_like_tex(mathml: str) -> str:
-    """latex2mathml's MathML with two corrections Chromium needs to look like TeX.
+    """latex2mathml's MathML with the corrections Chromium needs to look like TeX.
 
     ``\\hat`` becomes the modifier circumflex U+02C6, the accent the math font sizes and
-    places over a letter (the ASCII caret is drawn as a large superscript); and a function
-    name such as ``\\log`` gets TeX's thin space before an operand (none before a bracket).
+    places over a letter (the ASCII caret is drawn as a large superscript); a function
+    name such as ``\\log`` gets TeX's thin space before an operand (none before a bracket);
+    and a prime (``D^{\\prime}``, ``D'``) stands on the line after its letter: the prime
+    glyph is already drawn high and small, so as a superscript it shrinks to a speck.
 
     >>> _typeset_like_tex('<mi>ln</mi><mn>2</mn><mo>&#x0005E;</mo></mover>')
     '<mi>ln</mi><mspace width="0.1667em"></mspace><mn>2</mn><mo>&#x002C6;</mo></mover>'
     """
     mathml = mathml.replace(_HAT, "<mo>&#x002C6;</mo></mover>")
+    mathml = _PRIMED.sub(_primes_on_the_line, mathml)
     return _FUNCTION_BEFORE_OPERAND.sub(r'\1<mspace width="0.1667em"></mspace>', mathml)
 
 

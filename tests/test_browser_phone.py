@@ -194,6 +194,18 @@ def test_a_formula_wider_than_a_phone_shows_the_side_it_goes_on_past(
         narrow.scroll_into_view_if_needed()
         left, right, scrolls = edge_darkness(narrow)
         assert not scrolls and left < 1 and right < 1, (left, right)
+        # D′ reads as D-prime: the prime is drawn at its letter's size, not shrunk to a speck.
+        sizes = page.evaluate(
+            """() => Array.from(document.querySelectorAll("math mi, math mo"))
+              .filter(e => e.textContent === "\u2032" && e.getClientRects().length)
+              .map(e => {
+                // Its letter: the one before it, or the base of the superscript it sits in.
+                const script = e.closest("msup, msubsup");
+                const letter = e.previousElementSibling || (script && script.firstElementChild);
+                return [getComputedStyle(e).fontSize, getComputedStyle(letter).fontSize];
+              })"""
+        )
+        assert sizes and all(prime == letter for prime, letter in sizes), sizes
         watch.assert_clean("formulas on a phone")
     finally:
         context.close()

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from privacy_explorer.errors import ContentError
-from privacy_explorer.markup import parse_markdown
+from privacy_explorer.markup import parse_markdown, render_math
 
 PAGE = Path("content/ko/09-x.md")
 
@@ -249,3 +249,12 @@ def test_quiz_mistakes_name_the_file_and_line(text, message):
     with pytest.raises(ContentError) as caught:
         parse(text)
     assert caught.value.message == message
+
+
+def test_a_prime_stands_on_the_line_after_its_letter_not_in_a_superscript():
+    for tex in ("D^{\\prime}", "D'"):
+        mathml = render_math(tex, False, "x")
+        assert '<mi>D</mi><mo lspace="0" rspace="0">&#x02032;</mo>' in mathml, mathml
+        assert "<msup>" not in mathml
+    assert '<mo lspace="0" rspace="0">&#x02033;</mo>' in render_math("f''(x)", False, "x")
+    assert "<msup><mi>x</mi><mn>2</mn></msup>" in render_math("x^2", False, "x")
