@@ -315,6 +315,12 @@ def _summary_lines(result: object, out: Path) -> list[str]:
     help="Attacks computed in parallel.  [default: number of cores]",
 )
 @click.option(
+    "--show-records",
+    is_flag=True,
+    help="Show the most exposed members' values and their nearest synthetic records' in the "
+    "report (it then holds training data and says so in a warning box).",
+)
+@click.option(
     "--force",
     is_flag=True,
     help="Write into a folder that holds other files (they are kept; a file named like an "
@@ -341,6 +347,7 @@ def audit_command(
     na_values: str | None,
     allow_overlap: bool,
     jobs: int | None,
+    show_records: bool,
     force: bool,
 ) -> None:
     """Run membership-inference attacks on a synthetic release and write a report.
@@ -379,7 +386,9 @@ def audit_command(
     )  # fmt: skip
     try:
         with _stoppable():
-            _audit_and_write(library, run, len(attacks), out, lang, fail_above, fail_on_leak)
+            _audit_and_write(
+                library, run, len(attacks), out, lang, fail_above, fail_on_leak, show_records
+            )
     except _Stopped as stopped:
         _stop_workers()
         click.echo(
@@ -397,6 +406,7 @@ def _audit_and_write(
     lang: str,
     fail_above: float | None,
     fail_on_leak: bool,
+    show_records: bool = False,
 ) -> None:
     """Run the audit (``run``: :func:`run_audit` given every option but the progress bar),
     write the outputs and report the gate (the body of ``audit_command``)."""
@@ -407,9 +417,20 @@ def _audit_and_write(
         raise AuditError(str(error)) from error
     gate = check_gate(result, fail_above)
     files = render_outputs(
-        result, library.results_json(result), library.scores_table(result), lang, gate=gate
+        result,
+        library.results_json(result),
+        library.scores_table(result),
+        lang,
+        gate=gate,
+        show_records=show_records,
     )
     write_outputs(out, files)
+    if show_records:
+        click.echo(
+            f"warning: --show-records: {out / 'report.html'} holds training records; keep it "
+            "where the training data is kept, never with the public release",
+            err=True,
+        )
     for note in _notes(result):
         click.echo(note, err=True)
     for line in _summary_lines(result, out):

@@ -3,8 +3,9 @@
 The report is one HTML file that opens offline and asks for nothing outside
 itself: the CSS is inline and every chart is an SVG drawn at audit time by
 vl-convert from an Altair spec, so the page runs no script. Texts come from
-:mod:`privacy_explorer.audit_strings` in Korean or English; every value from
-the input files is escaped.
+:mod:`privacy_explorer.audit_strings` in Korean or English. It holds no value of
+any record (members, non-members, reference or synthetic) unless asked to with
+``show_records``; every value it does show is escaped.
 
 The output folder may be new, or one an earlier audit wrote (it holds the
 marker file :data:`MARKER`). A folder holding anything else is refused unless
@@ -573,7 +574,7 @@ def _summary(result: AuditResult, lang: str) -> list[str]:
     ]
 
 
-def _method_notes(result: AuditResult, lang: str) -> list[str]:
+def _method_notes(result: AuditResult, lang: str, show_records: bool) -> list[str]:
     preprocessing = result.preprocessing
     notes = [translate("method_scaler", lang)]
     categorical = [column.name for column in preprocessing.columns if column.kind == "category"]
@@ -585,8 +586,14 @@ def _method_notes(result: AuditResult, lang: str) -> list[str]:
         )
     for column in preprocessing.dropped:
         where = " / ".join(translate(role, lang).lower() for role in column.constant_in)
+        # The value is the synthetic one when the column is constant there, else the reference's.
+        hidden = "synthetic" not in column.constant_in and not show_records
         notes.append(
-            translate("method_dropped", lang, column=column.name, where=where, value=column.value)
+            translate("method_dropped_hidden", lang, column=column.name, where=where)
+            if column.exact and hidden
+            else translate(
+                "method_dropped", lang, column=column.name, where=where, value=column.value
+            )
             if column.exact
             else translate(
                 "method_near_constant",
@@ -660,9 +667,20 @@ def _charts(result: AuditResult, lang: str) -> list[dict[str, str]]:
 
 
 def render_report(
-    result: AuditResult, lang: str, *, gate: Gate | None = None, versions: Mapping[str, str]
+    result: AuditResult,
+    lang: str,
+    *,
+    gate: Gate | None = None,
+    versions: Mapping[str, str],
+    show_records: bool = False,
 ) -> str:
-    """The whole ``report.html`` as text."""
+    """The whole ``report.html`` as text.
+
+    It holds no value of any record unless ``show_records``: the most exposed
+    members are named by their row numbers, their nearest synthetic records by
+    row number and distance. With ``show_records`` it shows their values and
+    opens with a warning, in both languages, that it now holds training data.
+    """
     if lang not in LANGUAGES:
         raise AuditError(f"--lang must be one of {', '.join(LANGUAGES)}, got {lang!r}")
     exposed_by = next(attack for attack in result.attacks if attack.key == result.exposed_by)
@@ -681,6 +699,9 @@ def render_report(
             result=result,
             label=lambda attack: _label(attack, lang),
             value=lambda value: fmt_value(value, lang),
+            translate=translate,
+            show_records=show_records,
+            warning_langs=(lang, *(other for other in LANGUAGES if other != lang)),
             verdict=verdict_sentence(result, lang),
             summary=_summary(result, lang),
             gate=gate,
@@ -689,7 +710,7 @@ def render_report(
             roc_charts=_charts(result, lang),
             distributions=distributions,
             exposed_label=_label(exposed_by, lang),
-            method_notes=_method_notes(result, lang),
+            method_notes=_method_notes(result, lang, show_records),
             settings_rows=_settings_rows(result, lang),
             versions=sorted(versions.items()),
             sources=sorted(
@@ -707,12 +728,15 @@ def render_outputs(
     lang: str,
     *,
     gate: Gate | None = None,
+    show_records: bool = False,
 ) -> dict[str, str]:
     """The three outputs as text, rendered before anything is written."""
     versions = {**summary["versions"], **report_versions()}
     summary = {**summary, "versions": versions}
     return {
-        "report.html": render_report(result, lang, gate=gate, versions=versions),
+        "report.html": render_report(
+            result, lang, gate=gate, versions=versions, show_records=show_records
+        ),
         "results.json": results_text(summary),
         "scores.csv": scores_text(scores),
     }

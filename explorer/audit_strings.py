@@ -199,6 +199,49 @@ STRINGS: dict[str, dict[str, str]] = {
         "synthetic records (nearest in the standardized space the attacks see), in the files' own "
         "units. Near-identical values suggest the generator memorized that record.",
     },
+    "exposed_text_hidden": {
+        "ko": "{attack} 점수가 가장 높은 멤버 {count} 명과, 공격이 보는 표준화된 "
+        "공간에서 각 멤버에 가장 가까운 합성 레코드의 번호와 거리입니다. 거리가 0 에 "
+        "가까우면 생성기가 그 레코드를 기억했을 가능성이 큽니다. 값은 학습 데이터이므로 "
+        "이 보고서에 싣지 않았습니다. 행 번호로 원래 파일에서 찾아보거나, 값을 함께 "
+        "보려면 --show-records 로 다시 실행하세요 (그러면 보고서도 학습 데이터만큼 "
+        "민감해집니다).",
+        "en": "The {count} members with the highest {attack} score, each with the numbers of its "
+        "nearest synthetic records and their distances in the standardized space the attacks "
+        "see. A distance near 0 suggests the generator memorized that record. The values are "
+        "training data, so this report leaves them out: look the rows up in the files, or run "
+        "again with --show-records to include them (the report then becomes as sensitive as the "
+        "training data).",
+    },
+    "rank": {"ko": "순위", "en": "Rank"},
+    "member_record": {"ko": "멤버 레코드", "en": "Member record"},
+    "nonmembers_at_least": {
+        "ko": "이 점수 이상인 비멤버",
+        "en": "Non-members scoring as high",
+    },
+    "nearest_synthetic": {
+        "ko": "가장 가까운 합성 레코드 (거리)",
+        "en": "Nearest synthetic records (distance)",
+    },
+    "synthetic_row_at": {"ko": "합성 {row} ({distance})", "en": "synthetic {row} ({distance})"},
+    "records_warning_title": {
+        "ko": "경고: 이 보고서에는 학습 데이터가 들어 있습니다.",
+        "en": "Warning: this report holds training data.",
+    },
+    "records_warning": {
+        "ko": "--show-records 로 만들어져 멤버 레코드와 그에 가까운 합성 레코드의 값을 그대로 "
+        "싣고 있습니다. 학습 데이터와 같은 곳에만 보관하고, 공개본과 함께 보내거나 보관하지 "
+        "마세요.",
+        "en": "It was written with --show-records and shows member records and the synthetic "
+        "records nearest to them value by value. Keep it where the training data is kept; never "
+        "mail or archive it with the public release.",
+    },
+    "method_dropped_hidden": {
+        "ko": "열 '{column}' 은 {where} 데이터에서 값이 하나뿐이라 제외했습니다 (참조 데이터의 "
+        "값이라 싣지 않았습니다).",
+        "en": "Column '{column}' was dropped: it takes a single value in the {where} data (a "
+        "value of the reference data, so not shown).",
+    },
     "exposed_member": {
         "ko": "{rank}위: 멤버 파일 {row}번째 레코드, 점수 {score}",
         "en": "#{rank}: record {row} of the members file, score {score}",
