@@ -10,11 +10,14 @@ any record (members, non-members, reference or synthetic) unless asked to with
 The output folder may be new, or one an earlier audit wrote (it holds the
 marker file :data:`MARKER`). A folder holding anything else is refused unless
 ``force`` is given; even then nothing but the outputs and the marker is
-written, and nothing is deleted.
+written, and nothing is deleted. The outputs are written into a temporary
+folder and moved into place at the end, so a failed or stopped audit leaves
+the folder as it was.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.metadata
 import io
@@ -22,8 +25,9 @@ import json
 import math
 import os
 import re
+import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -147,32 +151,137 @@ def _file_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    """Write through a temporary file and ``os.replace``, readable as the umask allows."""
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+STAGING_PREFIX = ".explorer-audit-staging."
+"""Name prefix of the temporary folder the outputs are written into before they are moved."""
+
+
+def _umask() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return umask
+
+
+def _write_file(path: Path, content: bytes) -> None:
+    """Write ``content`` to a new file, readable as the umask allows (a report is shared)."""
+    with open(path, "xb") as out:
+        out.write(content)
+    os.chmod(path, 0o666 & ~_umask())
+
+
+def _missing_folders(folder: Path) -> list[Path]:
+    """``folder`` and those of its parents that do not exist, outermost first."""
+    missing = []
+    while not folder.exists():
+        missing.append(folder)
+        folder = folder.parent
+    return missing[::-1]
+
+
+def _check_still_ours(out: Path, names: Collection[str]) -> None:
+    """Raise unless every existing file among ``names`` is one an earlier audit wrote, unchanged.
+
+    :func:`check_output_folder` checked this before the attacks; a file that
+    appeared or changed while they ran is not replaced either.
+    """
+    listed = read_marker(out, MARKER) or {}
+    changed = [
+        name
+        for name in names
+        if name != MARKER
+        and (out / name).exists()
+        and not ((out / name).is_file() and _file_digest(out / name) == listed.get(name))
+    ]
+    if changed:
+        raise AuditError(
+            f"{out}: {', '.join(changed)} appeared or changed while the audit ran, and it never "
+            "replaces a file it did not write; nothing was written, move it away and run again"
+        )
+
+
+def _create_folder(out: Path, contents: Mapping[str, bytes]) -> None:
+    """Write ``contents`` into a temporary folder beside ``out``, then rename it to ``out``."""
+    created = _missing_folders(out.parent)
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temp, 0o666 & ~umask)  # mkstemp creates 0600; a report is meant to be shared
-        os.replace(temp, path)
+        for folder in created:
+            folder.mkdir()
+        stage = Path(tempfile.mkdtemp(dir=out.parent, prefix=STAGING_PREFIX))
+        try:
+            for name, content in contents.items():
+                _write_file(stage / name, content)
+            os.chmod(stage, 0o777 & ~_umask())  # mkdtemp creates 0700
+            os.rename(stage, out)
+        except BaseException:
+            shutil.rmtree(stage, ignore_errors=True)
+            raise
     except BaseException:
-        Path(temp).unlink(missing_ok=True)
+        for folder in reversed(created):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
         raise
 
 
-def write_outputs(out: Path, files: Mapping[str, str]) -> None:
-    """Write every output (rendered in memory first), then the marker."""
+def _replace_in_folder(out: Path, contents: Mapping[str, bytes]) -> None:
+    """Write ``contents`` into a temporary folder inside ``out``, then move each file into place.
+
+    An earlier audit's file is first moved aside into the temporary folder; if
+    any move fails (or a signal arrives) the files already moved are put back,
+    so ``out`` ends as it was or with every new file, never in between.
+    """
+    stage = Path(tempfile.mkdtemp(dir=out, prefix=STAGING_PREFIX))
+    previous = stage / "previous"
+    keep = False
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        for name in OUTPUTS:
-            _write_atomically(out / name, files[name])
-        written = digests({name: files[name].encode("utf-8") for name in OUTPUTS})
-        _write_atomically(out / MARKER, marker_bytes(written).decode("utf-8"))
+        for name, content in contents.items():
+            _write_file(stage / name, content)
+        previous.mkdir()
+        _check_still_ours(out, contents)
+        aside: list[str] = []
+        placed: list[str] = []
+        try:
+            for name in contents:
+                if os.path.lexists(out / name):
+                    os.replace(out / name, previous / name)
+                    aside.append(name)
+                os.replace(stage / name, out / name)
+                placed.append(name)
+        except BaseException:
+            try:
+                for name in placed:
+                    if name not in aside:
+                        (out / name).unlink()
+                for name in aside:
+                    os.replace(previous / name, out / name)
+            except OSError as error:
+                keep = True  # the earlier audit's files are still in there
+                raise AuditError(
+                    f"{out}: cannot write the report, nor put the earlier one back "
+                    f"({error.strerror}); the earlier audit's files are in {previous}"
+                ) from error
+            raise
+    finally:
+        if not keep:
+            shutil.rmtree(stage, ignore_errors=True)
+
+
+def write_outputs(out: Path, files: Mapping[str, str]) -> None:
+    """Write every output (rendered in memory first) and then the marker, all or nothing.
+
+    Everything is written into one temporary folder (inside ``out`` when it
+    exists, beside it when it does not) and moved into place only once it is
+    all written: an audit that fails or is stopped while writing leaves ``out``
+    exactly as it was, and nothing but the outputs and the marker is replaced.
+    """
+    contents = {name: files[name].encode("utf-8") for name in OUTPUTS}
+    contents[MARKER] = marker_bytes(digests(contents))
+    try:
+        if out.exists():
+            _replace_in_folder(out, contents)
+        else:
+            _create_folder(out, contents)
     except OSError as error:
         raise AuditError(
-            f"{out}: cannot write the report ({error.strerror}); choose another --out"
+            f"{out}: cannot write the report ({error.strerror}); nothing was written, choose "
+            "another --out"
         ) from error
 
 

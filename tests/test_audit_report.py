@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import errno
+import hashlib
+import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -10,9 +14,18 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner, Result
 
+from privacy_explorer import audit_report
 from privacy_explorer.audit_cli import audit_library
-from privacy_explorer.audit_report import fmt_value, render_report
+from privacy_explorer.audit_report import (
+    MARKER,
+    OUTPUTS,
+    AuditError,
+    fmt_value,
+    render_report,
+    write_outputs,
+)
 from privacy_explorer.cli import cli
+from privacy_explorer.output import read_marker
 
 # The module the command itself calls (the report is typed against it).
 run_audit = audit_library().run_audit
@@ -114,3 +127,90 @@ def test_a_constant_reference_value_is_withheld(tmp_path):
     assert "Column &#39;site&#39; was dropped: it takes a single value in the reference" in report
     shown = render_report(result, "en", versions={}, show_records=True)
     assert "(ref_only_site_77)" in shown
+
+
+# ---------------------------------------------------------------------------------------------
+# Writing: all or nothing
+
+
+def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file under ``folder`` (hidden ones too) with its bytes and mode."""
+    return {
+        str(path.relative_to(folder)): (path.read_bytes(), path.stat().st_mode)
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    } | {
+        str(path.relative_to(folder)) + "/": (b"", 0) for path in folder.rglob("*") if path.is_dir()
+    }
+
+
+def earlier_audit(out: Path) -> dict[str, tuple[bytes, int]]:
+    """``out`` as an earlier audit left it, with a file of the user's beside the outputs."""
+    write_outputs(out, {name: f"earlier {name}\n" for name in OUTPUTS})
+    (out / "notes.txt").write_text("the user's own notes\n", "utf-8")
+    return snapshot(out)
+
+
+def failing_on(name: str, real: Callable[..., Any]) -> Callable[..., Any]:
+    def write(path: Any, *args: Any) -> Any:
+        if Path(path).name == name:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(path, *args)
+
+    return write
+
+
+def test_a_failure_writing_the_last_file_leaves_out_as_it_was(tmp_path, monkeypatch):
+    paths = distinctive_tables(tmp_path)
+    out = tmp_path / "out"
+    before = earlier_audit(out)
+    monkeypatch.setattr(audit_report, "_write_file", failing_on(MARKER, audit_report._write_file))
+    result = invoke(*args_for(paths, out, "--force", "--lang", "en"))
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[-1] == (
+        f"Error: {out}: cannot write the report (No space left on device); nothing was "
+        "written, choose another --out"
+    )
+    assert snapshot(out) == before
+
+
+def test_a_failure_moving_the_last_file_puts_the_earlier_ones_back(tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    before = earlier_audit(out)
+    real = os.replace
+
+    def replace(source: Any, target: Any) -> None:
+        if Path(target) == out / MARKER and Path(source).parent.name != "previous":
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        real(source, target)
+
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(AuditError, match="cannot write the report"):
+        write_outputs(out, {name: f"new {name}\n" for name in OUTPUTS})
+    assert snapshot(out) == before
+
+
+def test_a_new_out_is_created_whole_or_not_at_all(tmp_path, monkeypatch):
+    out = tmp_path / "new" / "deeper" / "out"
+    real = audit_report._write_file
+    monkeypatch.setattr(audit_report, "_write_file", failing_on(MARKER, real))
+    with pytest.raises(AuditError, match="No space left on device"):
+        write_outputs(out, {name: f"new {name}\n" for name in OUTPUTS})
+    assert sorted(tmp_path.iterdir()) == []
+    monkeypatch.setattr(audit_report, "_write_file", real)
+    write_outputs(out, {name: f"new {name}\n" for name in OUTPUTS})
+    assert sorted(path.name for path in out.iterdir()) == sorted([*OUTPUTS, MARKER])
+    assert sorted(path.name for path in out.parent.iterdir()) == ["out"]
+    assert read_marker(out, MARKER) == {
+        name: hashlib.sha256(f"new {name}\n".encode()).hexdigest() for name in OUTPUTS
+    }
+
+
+def test_a_file_that_appears_while_the_audit_runs_is_not_replaced(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "scores.csv").write_text("made during the audit\n", "utf-8")
+    before = snapshot(out)
+    with pytest.raises(AuditError, match="scores.csv appeared or changed while the audit ran"):
+        write_outputs(out, {name: f"new {name}\n" for name in OUTPUTS})
+    assert snapshot(out) == before
