@@ -100,10 +100,15 @@ class _Stopped(BaseException):
 
 
 @contextmanager
-def _stoppable() -> Iterator[None]:
-    """Turn SIGINT and SIGTERM into :class:`_Stopped`, even where a shell ignores SIGINT."""
+def _stoppable(received: list[int]) -> Iterator[None]:
+    """Turn SIGINT and SIGTERM into :class:`_Stopped`, even where a shell ignores SIGINT.
+
+    Each signal is also appended to ``received``: joblib, stopped while it
+    starts its workers, may replace :class:`_Stopped` with an error of its own.
+    """
 
     def stop(signum: int, frame: object) -> None:
+        received.append(signum)
         raise _Stopped(signum)
 
     previous = {number: signal.signal(number, stop) for number in (signal.SIGINT, signal.SIGTERM)}
@@ -384,18 +389,21 @@ def audit_command(
         ),
         allow_overlap=allow_overlap,
     )  # fmt: skip
+    received: list[int] = []
     try:
-        with _stoppable():
+        with _stoppable(received):
             _audit_and_write(
                 library, run, len(attacks), out, lang, fail_above, fail_on_leak, show_records
             )
-    except _Stopped as stopped:
+    except BaseException as error:
+        signum = error.signum if isinstance(error, _Stopped) else next(iter(received), None)
+        if signum is None or isinstance(error, SystemExit | click.exceptions.Exit):
+            raise
         _stop_workers()
         click.echo(
-            f"\nstopped by {signal.Signals(stopped.signum).name}: {out} was left as it was",
-            err=True,
+            f"\nstopped by {signal.Signals(signum).name}: {out} was left as it was", err=True
         )
-        sys.exit(128 + stopped.signum)
+        sys.exit(128 + signum)
 
 
 def _audit_and_write(
