@@ -18,6 +18,7 @@ the folder as it was.
 from __future__ import annotations
 
 import contextlib
+import datetime
 import hashlib
 import importlib.metadata
 import io
@@ -37,8 +38,10 @@ import jinja2
 import markupsafe
 import numpy as np
 
+from privacy_explorer import __version__
 from privacy_explorer.audit_strings import translate
 from privacy_explorer.charts import render_svg
+from privacy_explorer.compute.dp_bounds import tpr_bound
 from privacy_explorer.errors import ExplorerError
 from privacy_explorer.fonts import ShippedFonts, embedded_faces_css, shipped_fonts
 from privacy_explorer.output import digests, marker_bytes, read_marker
@@ -683,6 +686,125 @@ def _summary(result: AuditResult, lang: str) -> list[str]:
     ]
 
 
+COURSE_URL: str | None = None
+"""Where the course is published (``https://…/``); ``None``: the lessons' file names as links."""
+LESSONS = {
+    "02": "02-membership-inference",
+    "03": "03-differential-privacy",
+    "05": "05-synthetic-data-audit",
+}
+"""The lessons the next steps point to, by number: their file names on the course site."""
+ADVICE_EPSILON = 1.0
+"""The ε the next steps give as an example of a differentially private generator."""
+NEAR_COPIES_NAMED = 10
+"""At most this many near-copies are named by row in the next steps."""
+
+
+@dataclass(frozen=True)
+class NextStep:
+    """One thing to do about what the audit found, and the lesson that explains why."""
+
+    text: str
+    """The advice in plain words."""
+    lesson: str
+    """The lesson's number, a key of :data:`LESSONS`."""
+    href: str
+    """A link to that lesson."""
+    title: str
+    """The link's text: the lesson's number and title."""
+
+
+def lesson_href(number: str, lang: str) -> str:
+    """The link to lesson ``number`` in ``lang`` (Korean at the site root, English under en/)."""
+    page = f"{'' if lang == 'ko' else 'en/'}{LESSONS[number]}.html"
+    return page if COURSE_URL is None else COURSE_URL.rstrip("/") + "/" + page
+
+
+def _step(key: str, lesson: str, lang: str, **fields: object) -> NextStep:
+    return NextStep(
+        translate(key, lang, **fields),
+        lesson,
+        lesson_href(lesson, lang),
+        translate(f"lesson_{lesson}", lang),
+    )
+
+
+def _percent(rate: float) -> str:
+    return f"{100 * rate:.2g} %"
+
+
+def next_steps(result: AuditResult, lang: str) -> list[NextStep]:
+    """What to do next, chosen by what the audit found (the verdict, near-copies, sizes)."""
+    steps = []
+    leak_test = result.leak_test
+    if leak_test is None:
+        steps.append(_step("next_no_nonmembers", "02", lang))
+    elif leak_test.verdict.leak_detected:
+        bound = leak_test.epsilon_bound.value
+        steps.append(
+            _step(
+                "next_leak_dp" if bound > 0 else "next_leak_dp_no_bound",
+                "03",
+                lang,
+                epsilon=f"{ADVICE_EPSILON:g}",
+                fpr=f"{LOW_FPR:g}",
+                tpr=_percent(float(tpr_bound(LOW_FPR, ADVICE_EPSILON))),
+                bound=f"{bound:.2f}",
+            )
+        )
+        steps.append(_step("next_leak_epochs", "02", lang))
+    copies = result.near_copies
+    if copies is not None and copies.found:
+        named = ", ".join(str(row) for row in copies.rows[:NEAR_COPIES_NAMED])
+        steps.append(
+            _step(
+                "next_near_copies",
+                "05",
+                lang,
+                rows=named,
+                count=len(copies.rows),
+                share=_percent(copies.test.share),
+                expected=f"{copies.test.expected:.1f}",
+                p=fmt_p(copies.test.p_value),
+            )
+        )
+    measured = [attack for attack in result.attacks if attack.nonmember_scores is not None]
+    if measured and measured[0].nonmember_scores is not None:
+        nonmembers = measured[0].nonmember_scores.size
+        if nonmembers * LOW_FPR < 1:
+            steps.append(
+                _step(
+                    "next_enlarge",
+                    "02",
+                    lang,
+                    nonmembers=nonmembers,
+                    fpr=f"{LOW_FPR:g}",
+                    needed=math.ceil(1 / LOW_FPR),
+                )
+            )
+    if result.high_dimension:
+        steps.append(_step("next_dims", "05", lang, dims=result.preprocessing.dimension))
+    if leak_test is not None and not leak_test.verdict.leak_detected:
+        steps.append(_step("next_no_evidence", "03", lang))
+    return steps
+
+
+def report_date(environ: Mapping[str, str] = os.environ) -> str:
+    """When the report was written, in UTC: ``SOURCE_DATE_EPOCH`` when set (reproducible)."""
+    epoch = environ.get("SOURCE_DATE_EPOCH")
+    if epoch is None:
+        moment = datetime.datetime.now(datetime.UTC)
+    else:
+        try:
+            moment = datetime.datetime.fromtimestamp(int(epoch), datetime.UTC)
+        except (ValueError, OverflowError, OSError):
+            raise AuditError(
+                f"SOURCE_DATE_EPOCH must be a whole number of seconds since 1970, got {epoch!r}; "
+                "unset it or fix its value"
+            ) from None
+    return moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
 def _method_notes(result: AuditResult, lang: str, show_records: bool) -> list[str]:
     preprocessing = result.preprocessing
     notes = [translate("method_scaler", lang)]
@@ -812,6 +934,10 @@ def render_report(
             show_records=show_records,
             warning_langs=(lang, *(other for other in LANGUAGES if other != lang)),
             verdict=verdict_sentence(result, lang),
+            next_steps=next_steps(result, lang),
+            date=report_date(),
+            tool_version=__version__,
+            file_name=lambda source: Path(source).name,
             summary=_summary(result, lang),
             gate=gate,
             gate_text=gate_text,

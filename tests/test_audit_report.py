@@ -5,7 +5,9 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import re
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,14 +16,20 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner, Result
 
-from privacy_explorer import audit_report
+from compute.dp_bounds import tpr_bound
+from compute.synthetic import simulation_split, two_d_population
+from privacy_explorer import __version__, audit_report
 from privacy_explorer.audit_cli import audit_library
 from privacy_explorer.audit_report import (
+    ADVICE_EPSILON,
+    LESSONS,
     MARKER,
     OUTPUTS,
     AuditError,
     fmt_value,
+    lesson_href,
     render_report,
+    report_date,
     write_outputs,
 )
 from privacy_explorer.cli import cli
@@ -214,3 +222,147 @@ def test_a_file_that_appears_while_the_audit_runs_is_not_replaced(tmp_path):
     with pytest.raises(AuditError, match=r"scores\.csv appeared or changed while the audit"):
         write_outputs(out, {name: f"new {name}\n" for name in OUTPUTS})
     assert snapshot(out) == before
+
+
+# ---------------------------------------------------------------------------------------------
+# The first screen: verdict, findings, what to do next, provenance
+
+REPO = Path(__file__).resolve().parent.parent
+HOUSING = REPO / "tests" / "data" / "synth-mia-housing"
+HOUSING_FILES = [HOUSING / name for name in ("mem.csv", "non_mem.csv", "ref.csv", "synth.csv")]
+
+
+def release_tables(*, copies: bool, rows: int = 200, seed: int = 3) -> list[pd.DataFrame]:
+    """Four tables from one population; the synthetic one copies members or never saw them."""
+    split = simulation_split(
+        two_d_population(), members=rows, nonmembers=rows, reference=rows, synthetic=rows, seed=seed
+    )
+    synthetic = split.release(epsilon=0.3 if copies else 0.0, rho=0.0).records
+    return [
+        pd.DataFrame(records, columns=["x", "y"])
+        for records in (split.members, split.nonmembers, split.reference, synthetic)
+    ]
+
+
+@pytest.fixture(scope="module")
+def housing() -> AuditResult:
+    return run_audit(*HOUSING_FILES, attacks=("gen_lra", "dcr"))
+
+
+@pytest.fixture(scope="module")
+def copying() -> AuditResult:
+    return run_audit(*release_tables(copies=True), attacks=("dcr",), jobs=1)
+
+
+@pytest.fixture(scope="module")
+def null_release() -> AuditResult:
+    return run_audit(*release_tables(copies=False), attacks=("dcr",), jobs=1)
+
+
+def first_screen(report: str) -> str:
+    """What the report shows before its table of contents."""
+    return report[report.index("<header>") : report.index("<nav")]
+
+
+def lessons_linked(report: str) -> list[tuple[str, str]]:
+    return re.findall(r'<li data-lesson="(\d+)">.*?<a href="([^"]+)">', first_screen(report))
+
+
+def test_the_first_screen_holds_the_verdict_findings_and_provenance(housing, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    report = render_report(housing, "en", versions={})
+    screen = first_screen(report)
+    verdict = housing.leak_test.verdict
+    assert verdict.leak_detected and 'data-verdict="leak"' in screen
+    assert f"family-wise p = {verdict.p_value:.3g} ≤ α = 0.05" in screen
+    strongest = min(  # smallest corrected p-value, then the highest AUC
+        housing.attacks, key=lambda attack: (attack.metrics.p_value_adjusted, -attack.metrics.auc)
+    )
+    lo, hi = strongest.metrics.auc_ci
+    assert f"AUC {strongest.metrics.auc:.3f} (bootstrap 95 % interval {lo:.3f}–{hi:.3f})" in screen
+    bound = housing.leak_test.epsilon_bound
+    assert f"ε ≥ {bound.value:.2f} (95 % confidence" in screen
+    assert "<dd data-date>2023-11-14 22:13 UTC</dd>" in screen
+    assert f"explorer audit {__version__}" in screen
+    for path in HOUSING_FILES:
+        assert f'<code>{path.name}</code> <span class="hash">' in screen
+        assert hashlib.sha256(path.read_bytes()).hexdigest() in screen
+    assert screen.index('data-verdict="leak"') < screen.index("What to do next")
+
+
+def test_the_verdict_on_the_page_is_the_verdict_layers_own(housing):
+    leak_test = housing.leak_test
+    told = replace(
+        housing,
+        leak_test=replace(
+            leak_test, verdict=replace(leak_test.verdict, leak_detected=False, p_value=0.5)
+        ),
+    )
+    screen = first_screen(render_report(told, "en", versions={}))
+    assert 'data-verdict="none"' in screen
+    assert "no evidence of a leak at α = 0.05" in screen and "family-wise p = 0.500" in screen
+    assert "Do not publish" not in screen and "No leak was shown" in screen
+
+
+def test_a_leak_is_answered_with_dp_at_a_stated_epsilon_fewer_epochs_and_more_nonmembers(housing):
+    screen = first_screen(render_report(housing, "en", versions={}))
+    tpr = 100 * tpr_bound(0.001, ADVICE_EPSILON)
+    assert (
+        f"Train the generator with differential privacy at a stated ε: at ε = 1, for example, "
+        f"no attack can have a true-positive rate above {tpr:.2g} % at a false-positive rate "
+        "of 0.001"
+    ) in screen
+    bound = housing.leak_test.epsilon_bound.value
+    assert f"at least as badly as a mechanism with ε ≥ {bound:.2f}" in screen
+    assert "train the generator for fewer epochs" in screen
+    assert (
+        "with 200 non-members the true-positive rate at a false-positive rate of 0.001 cannot"
+        in (screen)
+    )
+    assert lessons_linked(render_report(housing, "en", versions={})) == [
+        ("03", "en/03-differential-privacy.html"),
+        ("02", "en/02-membership-inference.html"),
+        ("02", "en/02-membership-inference.html"),
+    ]
+    assert "Explained in lesson 03, Differential privacy" in screen
+
+
+def test_near_copies_are_named_and_answered_with_their_removal(copying):
+    copies = copying.near_copies
+    assert copies is not None and copies.found
+    report = render_report(copying, "ko", versions={})
+    screen = first_screen(report)
+    named = ", ".join(str(row) for row in copies.rows[:10])
+    assert f"합성 레코드 {len(copies.rows)} 개(행 {named} 부터)" in screen
+    assert ("05", "05-synthetic-data-audit.html") in lessons_linked(report)
+    english = first_screen(render_report(copying, "en", versions={}))
+    assert f"Remove the near-copies of members: {len(copies.rows)} synthetic records" in english
+
+
+def test_a_release_that_never_saw_the_members_gets_no_removal_or_dp_order(null_release):
+    assert not null_release.leak_test.verdict.leak_detected
+    assert null_release.near_copies is not None and not null_release.near_copies.found
+    report = render_report(null_release, "en", versions={})
+    assert [lesson for lesson, _ in lessons_linked(report)] == ["02", "03"]  # enlarge, no guarantee
+    assert "No leak was shown, which is no guarantee" in first_screen(report)
+
+
+def test_without_nonmembers_the_next_step_is_to_give_them():
+    tables = release_tables(copies=False, rows=60)
+    result = run_audit(tables[0], None, tables[2], tables[3], attacks=("dcr",), jobs=1)
+    report = render_report(result, "en", versions={})
+    assert lessons_linked(report) == [("02", "en/02-membership-inference.html")]
+    assert "Give non-members with --nonmembers" in first_screen(report)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_every_linked_lesson_is_a_lesson_of_the_course(lang):
+    for number, page in LESSONS.items():
+        assert (REPO / "content" / lang / f"{page}.md").is_file()
+        assert lesson_href(number, lang) == f"{'' if lang == 'ko' else 'en/'}{page}.html"
+
+
+def test_source_date_epoch_sets_the_date_and_a_bad_one_is_refused():
+    assert report_date({"SOURCE_DATE_EPOCH": "0"}) == "1970-01-01 00:00 UTC"
+    with pytest.raises(AuditError, match="SOURCE_DATE_EPOCH must be a whole number"):
+        report_date({"SOURCE_DATE_EPOCH": "yesterday"})
