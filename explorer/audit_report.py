@@ -40,7 +40,7 @@ import numpy as np
 
 from privacy_explorer import __version__
 from privacy_explorer.audit_strings import translate
-from privacy_explorer.charts import render_svg
+from privacy_explorer.charts import TEXT_SIZES, render_svg
 from privacy_explorer.compute.dp_bounds import tpr_bound
 from privacy_explorer.errors import ExplorerError
 from privacy_explorer.fonts import ShippedFonts, embedded_faces_css, shipped_fonts
@@ -61,7 +61,11 @@ PALETTE = (
     "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
     "#000000", "#999999", "#882255", "#117733", "#44AA99", "#332288",
 )  # fmt: skip
-CHART_WIDTH = 360
+CHART_WIDTH = 250
+"""Plot width of the ROC charts: with axes and legend the SVG stays narrower than a 390 px phone's
+text column, so it is never drawn smaller than its own size and no text falls below 11 px."""
+DISTRIBUTION_WIDTH = 230
+"""Plot width of one attack's score distribution (one small chart per attack, wrapped by CSS)."""
 HISTOGRAM_BINS = 30
 ROC_GRID = 200
 
@@ -415,7 +419,7 @@ def roc_chart(result: AuditResult, lang: str, *, log: bool) -> alt.LayerChart:
                 "attack:N",
                 scale=_colour(result, lang),
                 title=translate("attack", lang),
-                legend=alt.Legend(orient="bottom", columns=2, labelLimit=320),
+                legend=alt.Legend(orient="bottom", columns=1, labelLimit=280),
             ),
             order=alt.Order("fpr:Q"),
             detail="attack:N",
@@ -442,41 +446,32 @@ def _edges(scores: np.ndarray) -> np.ndarray:
     return np.linspace(low, high, HISTOGRAM_BINS + 1)
 
 
-def _distribution_rows(result: AuditResult, lang: str) -> list[dict[str, Any]]:
+def _distribution_rows(attack: AttackResult, lang: str) -> list[dict[str, Any]]:
     """Step-line vertices: each bin's share at its left edge, the last share again at the right."""
     rows: list[dict[str, Any]] = []
-    for attack in result.attacks:
-        groups = {translate("members", lang): attack.member_scores}
-        if attack.nonmember_scores is not None:
-            groups[translate("nonmembers", lang)] = attack.nonmember_scores
-        edges = _edges(np.concatenate(list(groups.values())))
-        for group, scores in groups.items():
-            shares = _histogram(scores, edges)
-            steps = zip(edges, np.append(shares, shares[-1]), strict=True)
-            rows.extend(
-                {
-                    "attack": _label(attack, lang),
-                    "group": group,
-                    "score": float(x),
-                    "share": float(y),
-                }
-                for x, y in steps
-            )
+    groups = {translate("members", lang): attack.member_scores}
+    if attack.nonmember_scores is not None:
+        groups[translate("nonmembers", lang)] = attack.nonmember_scores
+    edges = _edges(np.concatenate(list(groups.values())))
+    for group, scores in groups.items():
+        shares = _histogram(scores, edges)
+        steps = zip(edges, np.append(shares, shares[-1]), strict=True)
+        rows.extend({"group": group, "score": float(x), "share": float(y)} for x, y in steps)
     return rows
 
 
-def distribution_chart(result: AuditResult, lang: str) -> alt.FacetChart:
-    """Histograms (as step lines) of members' and non-members' scores, one panel per attack."""
+def distribution_chart(attack: AttackResult, lang: str) -> alt.Chart:
+    """A histogram (as step lines) of one attack's member and non-member scores."""
     groups = [translate("members", lang), translate("nonmembers", lang)]
-    base = (
-        alt.Chart(alt.Data(values=_distribution_rows(result, lang)))
+    chart: alt.Chart = (  # encode() is untyped in Altair 6
+        alt.Chart(alt.Data(values=_distribution_rows(attack, lang)))
         .mark_line(interpolate="step-after", strokeWidth=1.5)
         .encode(
             x=alt.X(
                 "score:Q",
                 title=translate("score", lang),
                 scale=alt.Scale(nice=False, zero=False),
-                axis=alt.Axis(format="~g", tickCount=4),
+                axis=alt.Axis(tickCount=4),  # Vega's step-aware format: 20, not 2e+1
             ),
             y=alt.Y(
                 "share:Q", title=translate("share", lang), axis=alt.Axis(format="~%", tickCount=4)
@@ -492,23 +487,26 @@ def distribution_chart(result: AuditResult, lang: str) -> alt.FacetChart:
             ),
             order=alt.Order("score:Q"),
         )
-        .properties(width=200, height=120)
-    )
-    order = [_label(attack, lang) for attack in result.attacks]
-    chart: alt.FacetChart = (  # resolve_scale() is untyped in Altair 6
-        base.facet(
-            facet=alt.Facet(
-                "attack:N",
-                sort=order,
-                title=None,
-                header=alt.Header(labelLimit=240, labelFontWeight="bold"),
-            ),
-            columns=3,
-        )
-        .resolve_scale(x="independent", y="independent")
-        .properties(title=translate("chart_distributions", lang))
+        .properties(width=DISTRIBUTION_WIDTH, height=120)
     )
     return chart
+
+
+def _distributions(result: AuditResult, lang: str) -> list[dict[str, str]]:
+    """One small chart per attack result, each captioned with the attack's name."""
+    charts = []
+    for attack in result.attacks:
+        label = _label(attack, lang)
+        description = translate("chart_distribution", lang, attack=label)
+        name = f"distribution-{attack.key}"
+        charts.append(
+            {
+                "name": name,
+                "svg": inline_svg(distribution_chart(attack, lang), name, description),
+                "caption": label,
+            }
+        )
+    return charts
 
 
 _ID = re.compile(r'\bid="([^"]+)"')
@@ -536,7 +534,9 @@ def inline_svg(chart: alt.TopLevelMixin, prefix: str, description: str) -> str:
     vl-convert numbers clip paths across a whole process, so ids are renamed
     in order of appearance: unique in the page and the same in every audit.
     """
-    svg = render_svg(chart.to_dict(), report_fonts(), where=f"report chart {prefix!r}")
+    spec = chart.to_dict()
+    spec["config"] = {**TEXT_SIZES, **spec.get("config", {})}  # no chart text below 11 px
+    svg = render_svg(spec, report_fonts(), where=f"report chart {prefix!r}")
     names = {
         name: f"{prefix}-{index}" for index, name in enumerate(dict.fromkeys(_ID.findall(svg)))
     }
@@ -915,9 +915,7 @@ def render_report(
     if lang not in LANGUAGES:
         raise AuditError(f"--lang must be one of {', '.join(LANGUAGES)}, got {lang!r}")
     exposed_by = next(attack for attack in result.attacks if attack.key == result.exposed_by)
-    distributions = inline_svg(
-        distribution_chart(result, lang), "distributions", translate("chart_distributions", lang)
-    )
+    distributions = _distributions(result, lang)
     gate_text = None
     if gate is not None and result.has_nonmembers:
         key = "gate_fail" if gate.failed else "gate_pass"

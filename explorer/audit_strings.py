@@ -16,7 +16,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "What explorer audit found when it attacked the release before publication.",
     },
     "contents": {"ko": "목차", "en": "Contents"},
-    "summary": {"ko": "요약", "en": "Summary"},
     "verdict_and_reading": {"ko": "판정과 읽는 법", "en": "The verdict and how to read it"},
     "verdict_leak": {
         "ko": "판정: 유출 검출 — 모든 공격을 함께 고려해도 가장 강한 공격이 멤버와 비멤버의 "
@@ -440,9 +439,9 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "chart_roc_linear": {"ko": "ROC 곡선 (선형 축)", "en": "ROC curves (linear axes)"},
     "chart_roc_log": {"ko": "ROC 곡선 (로그 축)", "en": "ROC curves (log axes)"},
-    "chart_distributions": {
-        "ko": "공격별 멤버와 비멤버의 점수 분포",
-        "en": "Score distributions of members and non-members, by attack",
+    "chart_distribution": {
+        "ko": "{attack}: 멤버와 비멤버의 점수 분포",
+        "en": "Scores of members and non-members under {attack}",
     },
 }
 
