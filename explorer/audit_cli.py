@@ -1,11 +1,12 @@
 """``explorer audit``: attack your own synthetic data before you release it.
 
 The command only parses options, shows progress and prints a summary; the
-audit itself is :func:`compute.audit.run_audit` and the report
-:mod:`privacy_explorer.audit_report`. Exit status: 0 when the report is
-written, 1 when ``--fail-above`` is exceeded or, with ``--fail-on-leak``, a
-leak is detected (after writing it), 2 on bad input (a file, an option or the
-output folder).
+audit itself is :func:`compute.audit.run_audit`, the report
+:mod:`privacy_explorer.audit_report` and the writing :mod:`privacy_explorer.audit_output`.
+Exit status: 0 when the report is written, 1 when ``--fail-above`` is
+exceeded or, with ``--fail-on-leak``, a leak is detected (after writing it), 2
+on bad input (a file, an option or the output folder), 130/143 when stopped by
+SIGINT/SIGTERM.
 """
 
 from __future__ import annotations
@@ -23,15 +24,13 @@ from typing import Any
 
 import click
 
+from privacy_explorer.audit_output import AuditError, check_output_folder, write_outputs
 from privacy_explorer.audit_report import (
     LOW_FPR,
-    AuditError,
     check_gate,
-    check_output_folder,
     fmt_p,
     render_outputs,
     verdict_sentence,
-    write_outputs,
 )
 
 ATTACK_HELP = "gen_lra, dcr, dcr_diff, domias, density, mc, dpi, classifier, logan"

@@ -1,34 +1,24 @@
-"""Write an audit's three outputs: ``report.html``, ``results.json`` and ``scores.csv``.
+"""Draw an audit's three outputs: ``report.html``, ``results.json`` and ``scores.csv``.
 
 The report is one HTML file that opens offline and asks for nothing outside
 itself: the CSS is inline and every chart is an SVG drawn at audit time by
 vl-convert from an Altair spec, so the page runs no script. Texts come from
 :mod:`privacy_explorer.audit_strings` in Korean or English. It holds no value of
 any record (members, non-members, reference or synthetic) unless asked to with
-``show_records``; every value it does show is escaped.
-
-The output folder may be new, or one an earlier audit wrote (it holds the
-marker file :data:`MARKER`). A folder holding anything else is refused unless
-``force`` is given; even then nothing but the outputs and the marker is
-written, and nothing is deleted. The outputs are written into a temporary
-folder and moved into place at the end, so a failed or stopped audit leaves
-the folder as it was.
+``show_records``; every value it does show is escaped. Writing them is
+:mod:`privacy_explorer.audit_output`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import datetime
-import hashlib
 import importlib.metadata
 import io
 import json
 import math
 import os
 import re
-import shutil
-import tempfile
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -39,20 +29,17 @@ import markupsafe
 import numpy as np
 
 from privacy_explorer import __version__
+from privacy_explorer.audit_output import AuditError
 from privacy_explorer.audit_strings import translate
 from privacy_explorer.charts import TEXT_SIZES, render_svg
 from privacy_explorer.compute.dp_bounds import tpr_bound
-from privacy_explorer.errors import ExplorerError
 from privacy_explorer.fonts import ShippedFonts, embedded_faces_css, shipped_fonts
-from privacy_explorer.output import digests, marker_bytes, read_marker
 from privacy_explorer.project import builtin_templates_dir
 from privacy_explorer.runner import json_ready
 
 if TYPE_CHECKING:
     from privacy_explorer.compute.audit import AttackResult, AuditResult
 
-OUTPUTS = ("report.html", "results.json", "scores.csv")
-MARKER = ".explorer-audit"
 TEMPLATE = "audit_report.html"
 LANGUAGES = ("ko", "en")
 
@@ -68,12 +55,6 @@ DISTRIBUTION_WIDTH = 230
 """Plot width of one attack's score distribution (one small chart per attack, wrapped by CSS)."""
 HISTOGRAM_BINS = 30
 ROC_GRID = 200
-
-
-class AuditError(ExplorerError):
-    """Bad input to ``explorer audit`` (a file, an option, the output folder): exit status 2."""
-
-    exit_code = 2
 
 
 @dataclass(frozen=True)
@@ -96,200 +77,6 @@ def check_gate(result: AuditResult, limit: float | None) -> Gate | None:
         if attack.metrics is not None and attack.metrics.auc > limit
     )
     return Gate(limit, failed)
-
-
-# ---------------------------------------------------------------------------------------------
-# The output folder
-
-
-def _check_writable(out: Path) -> None:
-    """Raise unless ``out`` (or the nearest folder above it that exists) accepts new files."""
-    folder = out.absolute()
-    while not folder.exists():
-        folder = folder.parent
-    try:
-        with tempfile.TemporaryFile(dir=folder, prefix=".explorer-audit-probe."):
-            pass
-    except OSError as error:
-        raise AuditError(
-            f"{out}: cannot write there ({error.strerror} in {folder}); choose another --out"
-        ) from error
-
-
-def check_output_folder(out: Path, force: bool) -> None:
-    """Raise :class:`AuditError` unless the audit may write into ``out``.
-
-    ``out`` may be missing (it is created later), empty, or hold only what an
-    earlier audit wrote. Anything else needs ``force``.
-    """
-    if out.exists() and not out.is_dir():
-        raise AuditError(f"{out}: exists and is not a folder; choose another --out")
-    _check_writable(out)
-    if not out.exists():
-        return
-    listed = read_marker(out, MARKER) or {}
-    ours = {
-        name
-        for name, digest in listed.items()
-        if (out / name).is_file() and _file_digest(out / name) == digest
-    }
-    foreign = sorted(
-        entry.name for entry in out.iterdir() if entry.name not in ours and entry.name != MARKER
-    )
-    taken = [name for name in OUTPUTS if name in foreign]
-    if force and taken:
-        raise AuditError(
-            f"{out}: {', '.join(taken)} {'was' if len(taken) == 1 else 'were'} not written by "
-            "an earlier audit (or changed since), and --force never replaces a file it did not "
-            "write; move it away or choose another --out"
-        )
-    if foreign and not force:
-        shown = ", ".join(foreign[:5]) + (
-            f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
-        )
-        raise AuditError(
-            f"{out}: the folder already holds files this command did not write ({shown}); "
-            "choose an empty or new folder for --out, or pass --force to write the report "
-            "beside them (nothing is deleted)"
-        )
-
-
-def _file_digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-STAGING_PREFIX = ".explorer-audit-staging."
-"""Name prefix of the temporary folder the outputs are written into before they are moved."""
-
-
-def _umask() -> int:
-    umask = os.umask(0)
-    os.umask(umask)
-    return umask
-
-
-def _write_file(path: Path, content: bytes) -> None:
-    """Write ``content`` to a new file, readable as the umask allows (a report is shared)."""
-    with open(path, "xb") as out:
-        out.write(content)
-    os.chmod(path, 0o666 & ~_umask())
-
-
-def _missing_folders(folder: Path) -> list[Path]:
-    """``folder`` and those of its parents that do not exist, outermost first."""
-    missing = []
-    while not folder.exists():
-        missing.append(folder)
-        folder = folder.parent
-    return missing[::-1]
-
-
-def _check_still_ours(out: Path, names: Collection[str]) -> None:
-    """Raise unless every existing file among ``names`` is one an earlier audit wrote, unchanged.
-
-    :func:`check_output_folder` checked this before the attacks; a file that
-    appeared or changed while they ran is not replaced either.
-    """
-    listed = read_marker(out, MARKER) or {}
-    changed = [
-        name
-        for name in names
-        if name != MARKER
-        and (out / name).exists()
-        and not ((out / name).is_file() and _file_digest(out / name) == listed.get(name))
-    ]
-    if changed:
-        raise AuditError(
-            f"{out}: {', '.join(changed)} appeared or changed while the audit ran, and it never "
-            "replaces a file it did not write; nothing was written, move it away and run again"
-        )
-
-
-def _create_folder(out: Path, contents: Mapping[str, bytes]) -> None:
-    """Write ``contents`` into a temporary folder beside ``out``, then rename it to ``out``."""
-    created = _missing_folders(out.parent)
-    try:
-        for folder in created:
-            folder.mkdir()
-        stage = Path(tempfile.mkdtemp(dir=out.parent, prefix=STAGING_PREFIX))
-        try:
-            for name, content in contents.items():
-                _write_file(stage / name, content)
-            os.chmod(stage, 0o777 & ~_umask())  # mkdtemp creates 0700
-            os.rename(stage, out)
-        except BaseException:
-            shutil.rmtree(stage, ignore_errors=True)
-            raise
-    except BaseException:
-        for folder in reversed(created):
-            with contextlib.suppress(OSError):
-                folder.rmdir()
-        raise
-
-
-def _replace_in_folder(out: Path, contents: Mapping[str, bytes]) -> None:
-    """Write ``contents`` into a temporary folder inside ``out``, then move each file into place.
-
-    An earlier audit's file is first moved aside into the temporary folder; if
-    any move fails (or a signal arrives) the files already moved are put back,
-    so ``out`` ends as it was or with every new file, never in between.
-    """
-    stage = Path(tempfile.mkdtemp(dir=out, prefix=STAGING_PREFIX))
-    previous = stage / "previous"
-    keep = False
-    try:
-        for name, content in contents.items():
-            _write_file(stage / name, content)
-        previous.mkdir()
-        _check_still_ours(out, contents)
-        aside: list[str] = []
-        placed: list[str] = []
-        try:
-            for name in contents:
-                if os.path.lexists(out / name):
-                    os.replace(out / name, previous / name)
-                    aside.append(name)
-                os.replace(stage / name, out / name)
-                placed.append(name)
-        except BaseException:
-            try:
-                for name in placed:
-                    if name not in aside:
-                        (out / name).unlink()
-                for name in aside:
-                    os.replace(previous / name, out / name)
-            except OSError as error:
-                keep = True  # the earlier audit's files are still in there
-                raise AuditError(
-                    f"{out}: cannot write the report, nor put the earlier one back "
-                    f"({error.strerror}); the earlier audit's files are in {previous}"
-                ) from error
-            raise
-    finally:
-        if not keep:
-            shutil.rmtree(stage, ignore_errors=True)
-
-
-def write_outputs(out: Path, files: Mapping[str, str]) -> None:
-    """Write every output (rendered in memory first) and then the marker, all or nothing.
-
-    Everything is written into one temporary folder (inside ``out`` when it
-    exists, beside it when it does not) and moved into place only once it is
-    all written: an audit that fails or is stopped while writing leaves ``out``
-    exactly as it was, and nothing but the outputs and the marker is replaced.
-    """
-    contents = {name: files[name].encode("utf-8") for name in OUTPUTS}
-    contents[MARKER] = marker_bytes(digests(contents))
-    try:
-        if out.exists():
-            _replace_in_folder(out, contents)
-        else:
-            _create_folder(out, contents)
-    except OSError as error:
-        raise AuditError(
-            f"{out}: cannot write the report ({error.strerror}); nothing was written, choose "
-            "another --out"
-        ) from error
 
 
 # ---------------------------------------------------------------------------------------------

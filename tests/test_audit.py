@@ -14,7 +14,7 @@ from click.testing import CliRunner, Result
 
 from compute.audit import ATTACK_KEYS, results_json, run_audit, scores_table
 from compute.audit_data import AuditInputError
-from privacy_explorer.audit_report import MARKER
+from privacy_explorer.audit_output import MARKER
 from privacy_explorer.cli import cli
 
 REPO = Path(__file__).resolve().parent.parent

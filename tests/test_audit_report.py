@@ -18,19 +18,16 @@ from click.testing import CliRunner, Result
 
 from compute.dp_bounds import tpr_bound
 from compute.synthetic import simulation_split, two_d_population
-from privacy_explorer import __version__, audit_report
+from privacy_explorer import __version__, audit_output
 from privacy_explorer.audit_cli import audit_library
+from privacy_explorer.audit_output import MARKER, OUTPUTS, AuditError, write_outputs
 from privacy_explorer.audit_report import (
     ADVICE_EPSILON,
     LESSONS,
-    MARKER,
-    OUTPUTS,
-    AuditError,
     fmt_value,
     lesson_href,
     render_report,
     report_date,
-    write_outputs,
 )
 from privacy_explorer.cli import cli
 from privacy_explorer.output import read_marker
@@ -172,7 +169,7 @@ def test_a_failure_writing_the_last_file_leaves_out_as_it_was(tmp_path, monkeypa
     paths = distinctive_tables(tmp_path)
     out = tmp_path / "out"
     before = earlier_audit(out)
-    monkeypatch.setattr(audit_report, "_write_file", failing_on(MARKER, audit_report._write_file))
+    monkeypatch.setattr(audit_output, "_write_file", failing_on(MARKER, audit_output._write_file))
     result = invoke(*args_for(paths, out, "--force", "--lang", "en"))
     assert result.exit_code == 2, result.output
     assert result.output.splitlines()[-1] == (
@@ -200,12 +197,12 @@ def test_a_failure_moving_the_last_file_puts_the_earlier_ones_back(tmp_path, mon
 
 def test_a_new_out_is_created_whole_or_not_at_all(tmp_path, monkeypatch):
     out = tmp_path / "new" / "deeper" / "out"
-    real = audit_report._write_file
-    monkeypatch.setattr(audit_report, "_write_file", failing_on(MARKER, real))
+    real = audit_output._write_file
+    monkeypatch.setattr(audit_output, "_write_file", failing_on(MARKER, real))
     with pytest.raises(AuditError, match="No space left on device"):
         write_outputs(out, {name: f"new {name}\n" for name in OUTPUTS})
     assert sorted(tmp_path.iterdir()) == []
-    monkeypatch.setattr(audit_report, "_write_file", real)
+    monkeypatch.setattr(audit_output, "_write_file", real)
     write_outputs(out, {name: f"new {name}\n" for name in OUTPUTS})
     assert sorted(path.name for path in out.iterdir()) == sorted([*OUTPUTS, MARKER])
     assert sorted(path.name for path in out.parent.iterdir()) == ["out"]
