@@ -44,11 +44,13 @@ from threadpoolctl import threadpool_limits
 
 from .attacks import (
     ATTACKS,
+    CloserThanFresh,
     SingularCovarianceError,
     TprAtFpr,
     auc,
     bootstrap_auc_ci,
     bootstrap_tpr_ci,
+    closer_than_fresh_test,
     fit_kde,
     roc_curve,
     tpr_at_fpr,
@@ -89,6 +91,9 @@ RELATIVE_COST = {"logan": 9, "gen_lra": 8, "mc": 7, "classifier": 6, "domias": 5
 """Rough order of the attacks' running times, so that the slowest start first in parallel."""
 HIGH_DIMENSION = 20
 """Above this many features a Gaussian KDE needs far more records than an audit has."""
+NEAR_COPY_SHARE = 0.01
+"""Near-copies: synthetic records among the closest 1 % (to a member) of synthetic and reference
+records pooled."""
 
 KDE_SAMPLES = {
     "gen_lra": ("reference",),
@@ -182,6 +187,36 @@ class ExposedMember:
 
 
 @dataclass(frozen=True)
+class NearCopies:
+    """Synthetic records closer to a member than fresh records of the population are."""
+
+    test: CloserThanFresh
+    """The exact test of the synthetic against the reference records' distances to the members
+    (:func:`compute.attacks.stats.closer_than_fresh_test`)."""
+    found: bool
+    """Whether its p-value is at most the audit's ``alpha``: more synthetic records lie that close
+    to a member than a release that never saw the members would put there."""
+    rows: tuple[int, ...]
+    """Record numbers in the synthetic file (1 = first after the header) of those records,
+    closest to a member first."""
+
+
+def near_copies(encoded: EncodedTables, alpha: float) -> NearCopies:
+    """Which synthetic records lie closer to a member than fresh (reference) records do.
+
+    Distances are Euclidean, in the space the attacks see; the threshold is the
+    distance at the :data:`NEAR_COPY_SHARE` quantile of synthetic and reference
+    records pooled, so a release that never saw the members puts about that
+    share of its records below it, and the test says whether it put more.
+    """
+    tree = cKDTree(encoded.members)
+    synthetic, _ = tree.query(encoded.synthetic, k=1)
+    reference, _ = tree.query(encoded.reference, k=1)
+    test = closer_than_fresh_test(synthetic, reference, share=NEAR_COPY_SHARE)
+    return NearCopies(test, test.p_value <= alpha, tuple(int(row) + 1 for row in test.closest))
+
+
+@dataclass(frozen=True)
 class InputSummary:
     """One input table as the report identifies it."""
 
@@ -251,6 +286,8 @@ class AuditResult:
     """The verdict, p-values and ε lower bound (``None`` without non-members)."""
     notes: tuple[str, ...] = ()
     """What reading the files assumed, and overlaps let through with ``allow_overlap``."""
+    near_copies: NearCopies | None = None
+    """Synthetic records closer to a member than fresh records are (see :func:`near_copies`)."""
 
     @property
     def has_nonmembers(self) -> bool:
@@ -704,6 +741,7 @@ def run_audit(
         versions=library_versions(),
         leak_test=leak_test,
         notes=notes,
+        near_copies=near_copies(encoded, alpha),
     )
 
 
@@ -770,8 +808,9 @@ def results_json(result: AuditResult) -> dict[str, object]:
     "tpr_at_fpr": {"0", "0.001", "0.01", "0.1"}, "auc_ci": [lo, hi],
     "p_value", "p_value_adjusted", "tpr_at_fpr_ci": {"0": [lo, hi] or null, …}}},
     "verdict": {"leak_detected", "alpha", "p_value", "method", "permutations"},
-    "epsilon_lower_bound": {"value", "confidence", "attack"}, "inputs", "settings",
-    "versions"}``. Without non-members every attack's values, the verdict and
+    "epsilon_lower_bound": {"value", "confidence", "attack"}, "near_copies": {"found",
+    "synthetic_rows", "expected", "p_value", "share", "threshold", "reference_rows_as_close"},
+    "inputs", "settings", "versions"}``. Without non-members every attack's values, the verdict and
     the bound are ``null``.
     """
     attacks: dict[str, object] = {}
@@ -807,6 +846,17 @@ def results_json(result: AuditResult) -> dict[str, object]:
             "value": leak_test.epsilon_bound.value,
             "confidence": leak_test.epsilon_bound.confidence,
             "attack": leak_test.epsilon_bound.attack,
+        },
+        "near_copies": None
+        if result.near_copies is None
+        else {
+            "found": result.near_copies.found,
+            "synthetic_rows": list(result.near_copies.rows),
+            "expected": result.near_copies.test.expected,
+            "p_value": result.near_copies.test.p_value,
+            "share": result.near_copies.test.share,
+            "threshold": result.near_copies.test.threshold,
+            "reference_rows_as_close": result.near_copies.test.fresh_below,
         },
         "inputs": {
             item.role: {

@@ -1,11 +1,12 @@
 """``explorer audit``: attack your own synthetic data before you release it.
 
 The command only parses options, shows progress and prints a summary; the
-audit itself is :func:`compute.audit.run_audit` and the report
-:mod:`privacy_explorer.audit_report`. Exit status: 0 when the report is
-written, 1 when ``--fail-above`` is exceeded or, with ``--fail-on-leak``, a
-leak is detected (after writing it), 2 on bad input (a file, an option or the
-output folder).
+audit itself is :func:`compute.audit.run_audit`, the report
+:mod:`privacy_explorer.audit_report` and the writing :mod:`privacy_explorer.audit_output`.
+Exit status: 0 when the report is written, 1 when ``--fail-above`` is
+exceeded or, with ``--fail-on-leak``, a leak is detected (after writing it), 2
+on bad input (a file, an option or the output folder), 130/143 when stopped by
+SIGINT/SIGTERM.
 """
 
 from __future__ import annotations
@@ -23,15 +24,13 @@ from typing import Any
 
 import click
 
+from privacy_explorer.audit_output import AuditError, check_output_folder, write_outputs
 from privacy_explorer.audit_report import (
     LOW_FPR,
-    AuditError,
     check_gate,
-    check_output_folder,
     fmt_p,
     render_outputs,
     verdict_sentence,
-    write_outputs,
 )
 
 ATTACK_HELP = "gen_lra, dcr, dcr_diff, domias, density, mc, dpi, classifier, logan"
@@ -100,10 +99,15 @@ class _Stopped(BaseException):
 
 
 @contextmanager
-def _stoppable() -> Iterator[None]:
-    """Turn SIGINT and SIGTERM into :class:`_Stopped`, even where a shell ignores SIGINT."""
+def _stoppable(received: list[int]) -> Iterator[None]:
+    """Turn SIGINT and SIGTERM into :class:`_Stopped`, even where a shell ignores SIGINT.
+
+    Each signal is also appended to ``received``: joblib, stopped while it
+    starts its workers, may replace :class:`_Stopped` with an error of its own.
+    """
 
     def stop(signum: int, frame: object) -> None:
+        received.append(signum)
         raise _Stopped(signum)
 
     previous = {number: signal.signal(number, stop) for number in (signal.SIGINT, signal.SIGTERM)}
@@ -315,6 +319,12 @@ def _summary_lines(result: object, out: Path) -> list[str]:
     help="Attacks computed in parallel.  [default: number of cores]",
 )
 @click.option(
+    "--show-records",
+    is_flag=True,
+    help="Show the most exposed members' values and their nearest synthetic records' in the "
+    "report (it then holds training data and says so in a warning box).",
+)
+@click.option(
     "--force",
     is_flag=True,
     help="Write into a folder that holds other files (they are kept; a file named like an "
@@ -341,6 +351,7 @@ def audit_command(
     na_values: str | None,
     allow_overlap: bool,
     jobs: int | None,
+    show_records: bool,
     force: bool,
 ) -> None:
     """Run membership-inference attacks on a synthetic release and write a report.
@@ -377,16 +388,21 @@ def audit_command(
         ),
         allow_overlap=allow_overlap,
     )  # fmt: skip
+    received: list[int] = []
     try:
-        with _stoppable():
-            _audit_and_write(library, run, len(attacks), out, lang, fail_above, fail_on_leak)
-    except _Stopped as stopped:
+        with _stoppable(received):
+            _audit_and_write(
+                library, run, len(attacks), out, lang, fail_above, fail_on_leak, show_records
+            )
+    except BaseException as error:
+        signum = error.signum if isinstance(error, _Stopped) else next(iter(received), None)
+        if signum is None or isinstance(error, SystemExit | click.exceptions.Exit):
+            raise
         _stop_workers()
         click.echo(
-            f"\nstopped by {signal.Signals(stopped.signum).name}: {out} was left as it was",
-            err=True,
+            f"\nstopped by {signal.Signals(signum).name}: {out} was left as it was", err=True
         )
-        sys.exit(128 + stopped.signum)
+        sys.exit(128 + signum)
 
 
 def _audit_and_write(
@@ -397,6 +413,7 @@ def _audit_and_write(
     lang: str,
     fail_above: float | None,
     fail_on_leak: bool,
+    show_records: bool = False,
 ) -> None:
     """Run the audit (``run``: :func:`run_audit` given every option but the progress bar),
     write the outputs and report the gate (the body of ``audit_command``)."""
@@ -407,9 +424,20 @@ def _audit_and_write(
         raise AuditError(str(error)) from error
     gate = check_gate(result, fail_above)
     files = render_outputs(
-        result, library.results_json(result), library.scores_table(result), lang, gate=gate
+        result,
+        library.results_json(result),
+        library.scores_table(result),
+        lang,
+        gate=gate,
+        show_records=show_records,
     )
     write_outputs(out, files)
+    if show_records:
+        click.echo(
+            f"warning: --show-records: {out / 'report.html'} holds training records; keep it "
+            "where the training data is kept, never with the public release",
+            err=True,
+        )
     for note in _notes(result):
         click.echo(note, err=True)
     for line in _summary_lines(result, out):

@@ -1,27 +1,23 @@
-"""Write an audit's three outputs: ``report.html``, ``results.json`` and ``scores.csv``.
+"""Draw an audit's three outputs: ``report.html``, ``results.json`` and ``scores.csv``.
 
 The report is one HTML file that opens offline and asks for nothing outside
 itself: the CSS is inline and every chart is an SVG drawn at audit time by
 vl-convert from an Altair spec, so the page runs no script. Texts come from
-:mod:`privacy_explorer.audit_strings` in Korean or English; every value from
-the input files is escaped.
-
-The output folder may be new, or one an earlier audit wrote (it holds the
-marker file :data:`MARKER`). A folder holding anything else is refused unless
-``force`` is given; even then nothing but the outputs and the marker is
-written, and nothing is deleted.
+:mod:`privacy_explorer.audit_strings` in Korean or English. It holds no value of
+any record (members, non-members, reference or synthetic) unless asked to with
+``show_records``; every value it does show is escaped. Writing them is
+:mod:`privacy_explorer.audit_output`.
 """
 
 from __future__ import annotations
 
-import hashlib
+import datetime
 import importlib.metadata
 import io
 import json
 import math
 import os
 import re
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,19 +28,18 @@ import jinja2
 import markupsafe
 import numpy as np
 
+from privacy_explorer import __version__
+from privacy_explorer.audit_output import AuditError
 from privacy_explorer.audit_strings import translate
-from privacy_explorer.charts import render_svg
-from privacy_explorer.errors import ExplorerError
+from privacy_explorer.charts import TEXT_SIZES, render_svg
+from privacy_explorer.compute.dp_bounds import tpr_bound
 from privacy_explorer.fonts import ShippedFonts, embedded_faces_css, shipped_fonts
-from privacy_explorer.output import digests, marker_bytes, read_marker
 from privacy_explorer.project import builtin_templates_dir
 from privacy_explorer.runner import json_ready
 
 if TYPE_CHECKING:
     from privacy_explorer.compute.audit import AttackResult, AuditResult
 
-OUTPUTS = ("report.html", "results.json", "scores.csv")
-MARKER = ".explorer-audit"
 TEMPLATE = "audit_report.html"
 LANGUAGES = ("ko", "en")
 
@@ -53,15 +48,13 @@ PALETTE = (
     "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
     "#000000", "#999999", "#882255", "#117733", "#44AA99", "#332288",
 )  # fmt: skip
-CHART_WIDTH = 360
+CHART_WIDTH = 250
+"""Plot width of the ROC charts: with axes and legend the SVG stays narrower than a 390 px phone's
+text column, so it is never drawn smaller than its own size and no text falls below 11 px."""
+DISTRIBUTION_WIDTH = 230
+"""Plot width of one attack's score distribution (one small chart per attack, wrapped by CSS)."""
 HISTOGRAM_BINS = 30
 ROC_GRID = 200
-
-
-class AuditError(ExplorerError):
-    """Bad input to ``explorer audit`` (a file, an option, the output folder): exit status 2."""
-
-    exit_code = 2
 
 
 @dataclass(frozen=True)
@@ -84,95 +77,6 @@ def check_gate(result: AuditResult, limit: float | None) -> Gate | None:
         if attack.metrics is not None and attack.metrics.auc > limit
     )
     return Gate(limit, failed)
-
-
-# ---------------------------------------------------------------------------------------------
-# The output folder
-
-
-def _check_writable(out: Path) -> None:
-    """Raise unless ``out`` (or the nearest folder above it that exists) accepts new files."""
-    folder = out.absolute()
-    while not folder.exists():
-        folder = folder.parent
-    try:
-        with tempfile.TemporaryFile(dir=folder, prefix=".explorer-audit-probe."):
-            pass
-    except OSError as error:
-        raise AuditError(
-            f"{out}: cannot write there ({error.strerror} in {folder}); choose another --out"
-        ) from error
-
-
-def check_output_folder(out: Path, force: bool) -> None:
-    """Raise :class:`AuditError` unless the audit may write into ``out``.
-
-    ``out`` may be missing (it is created later), empty, or hold only what an
-    earlier audit wrote. Anything else needs ``force``.
-    """
-    if out.exists() and not out.is_dir():
-        raise AuditError(f"{out}: exists and is not a folder; choose another --out")
-    _check_writable(out)
-    if not out.exists():
-        return
-    listed = read_marker(out, MARKER) or {}
-    ours = {
-        name
-        for name, digest in listed.items()
-        if (out / name).is_file() and _file_digest(out / name) == digest
-    }
-    foreign = sorted(
-        entry.name for entry in out.iterdir() if entry.name not in ours and entry.name != MARKER
-    )
-    taken = [name for name in OUTPUTS if name in foreign]
-    if force and taken:
-        raise AuditError(
-            f"{out}: {', '.join(taken)} {'was' if len(taken) == 1 else 'were'} not written by "
-            "an earlier audit (or changed since), and --force never replaces a file it did not "
-            "write; move it away or choose another --out"
-        )
-    if foreign and not force:
-        shown = ", ".join(foreign[:5]) + (
-            f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
-        )
-        raise AuditError(
-            f"{out}: the folder already holds files this command did not write ({shown}); "
-            "choose an empty or new folder for --out, or pass --force to write the report "
-            "beside them (nothing is deleted)"
-        )
-
-
-def _file_digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """Write through a temporary file and ``os.replace``, readable as the umask allows."""
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temp, 0o666 & ~umask)  # mkstemp creates 0600; a report is meant to be shared
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
-def write_outputs(out: Path, files: Mapping[str, str]) -> None:
-    """Write every output (rendered in memory first), then the marker."""
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        for name in OUTPUTS:
-            _write_atomically(out / name, files[name])
-        written = digests({name: files[name].encode("utf-8") for name in OUTPUTS})
-        _write_atomically(out / MARKER, marker_bytes(written).decode("utf-8"))
-    except OSError as error:
-        raise AuditError(
-            f"{out}: cannot write the report ({error.strerror}); choose another --out"
-        ) from error
 
 
 # ---------------------------------------------------------------------------------------------
@@ -302,7 +206,7 @@ def roc_chart(result: AuditResult, lang: str, *, log: bool) -> alt.LayerChart:
                 "attack:N",
                 scale=_colour(result, lang),
                 title=translate("attack", lang),
-                legend=alt.Legend(orient="bottom", columns=2, labelLimit=320),
+                legend=alt.Legend(orient="bottom", columns=1, labelLimit=280),
             ),
             order=alt.Order("fpr:Q"),
             detail="attack:N",
@@ -329,41 +233,32 @@ def _edges(scores: np.ndarray) -> np.ndarray:
     return np.linspace(low, high, HISTOGRAM_BINS + 1)
 
 
-def _distribution_rows(result: AuditResult, lang: str) -> list[dict[str, Any]]:
+def _distribution_rows(attack: AttackResult, lang: str) -> list[dict[str, Any]]:
     """Step-line vertices: each bin's share at its left edge, the last share again at the right."""
     rows: list[dict[str, Any]] = []
-    for attack in result.attacks:
-        groups = {translate("members", lang): attack.member_scores}
-        if attack.nonmember_scores is not None:
-            groups[translate("nonmembers", lang)] = attack.nonmember_scores
-        edges = _edges(np.concatenate(list(groups.values())))
-        for group, scores in groups.items():
-            shares = _histogram(scores, edges)
-            steps = zip(edges, np.append(shares, shares[-1]), strict=True)
-            rows.extend(
-                {
-                    "attack": _label(attack, lang),
-                    "group": group,
-                    "score": float(x),
-                    "share": float(y),
-                }
-                for x, y in steps
-            )
+    groups = {translate("members", lang): attack.member_scores}
+    if attack.nonmember_scores is not None:
+        groups[translate("nonmembers", lang)] = attack.nonmember_scores
+    edges = _edges(np.concatenate(list(groups.values())))
+    for group, scores in groups.items():
+        shares = _histogram(scores, edges)
+        steps = zip(edges, np.append(shares, shares[-1]), strict=True)
+        rows.extend({"group": group, "score": float(x), "share": float(y)} for x, y in steps)
     return rows
 
 
-def distribution_chart(result: AuditResult, lang: str) -> alt.FacetChart:
-    """Histograms (as step lines) of members' and non-members' scores, one panel per attack."""
+def distribution_chart(attack: AttackResult, lang: str) -> alt.Chart:
+    """A histogram (as step lines) of one attack's member and non-member scores."""
     groups = [translate("members", lang), translate("nonmembers", lang)]
-    base = (
-        alt.Chart(alt.Data(values=_distribution_rows(result, lang)))
+    chart: alt.Chart = (  # encode() is untyped in Altair 6
+        alt.Chart(alt.Data(values=_distribution_rows(attack, lang)))
         .mark_line(interpolate="step-after", strokeWidth=1.5)
         .encode(
             x=alt.X(
                 "score:Q",
                 title=translate("score", lang),
                 scale=alt.Scale(nice=False, zero=False),
-                axis=alt.Axis(format="~g", tickCount=4),
+                axis=alt.Axis(tickCount=4),  # Vega's step-aware format: 20, not 2e+1
             ),
             y=alt.Y(
                 "share:Q", title=translate("share", lang), axis=alt.Axis(format="~%", tickCount=4)
@@ -379,23 +274,26 @@ def distribution_chart(result: AuditResult, lang: str) -> alt.FacetChart:
             ),
             order=alt.Order("score:Q"),
         )
-        .properties(width=200, height=120)
-    )
-    order = [_label(attack, lang) for attack in result.attacks]
-    chart: alt.FacetChart = (  # resolve_scale() is untyped in Altair 6
-        base.facet(
-            facet=alt.Facet(
-                "attack:N",
-                sort=order,
-                title=None,
-                header=alt.Header(labelLimit=240, labelFontWeight="bold"),
-            ),
-            columns=3,
-        )
-        .resolve_scale(x="independent", y="independent")
-        .properties(title=translate("chart_distributions", lang))
+        .properties(width=DISTRIBUTION_WIDTH, height=120)
     )
     return chart
+
+
+def _distributions(result: AuditResult, lang: str) -> list[dict[str, str]]:
+    """One small chart per attack result, each captioned with the attack's name."""
+    charts = []
+    for attack in result.attacks:
+        label = _label(attack, lang)
+        description = translate("chart_distribution", lang, attack=label)
+        name = f"distribution-{attack.key}"
+        charts.append(
+            {
+                "name": name,
+                "svg": inline_svg(distribution_chart(attack, lang), name, description),
+                "caption": label,
+            }
+        )
+    return charts
 
 
 _ID = re.compile(r'\bid="([^"]+)"')
@@ -423,7 +321,9 @@ def inline_svg(chart: alt.TopLevelMixin, prefix: str, description: str) -> str:
     vl-convert numbers clip paths across a whole process, so ids are renamed
     in order of appearance: unique in the page and the same in every audit.
     """
-    svg = render_svg(chart.to_dict(), report_fonts(), where=f"report chart {prefix!r}")
+    spec = chart.to_dict()
+    spec["config"] = {**TEXT_SIZES, **spec.get("config", {})}  # no chart text below 11 px
+    svg = render_svg(spec, report_fonts(), where=f"report chart {prefix!r}")
     names = {
         name: f"{prefix}-{index}" for index, name in enumerate(dict.fromkeys(_ID.findall(svg)))
     }
@@ -573,7 +473,126 @@ def _summary(result: AuditResult, lang: str) -> list[str]:
     ]
 
 
-def _method_notes(result: AuditResult, lang: str) -> list[str]:
+COURSE_URL: str | None = None
+"""Where the course is published (``https://…/``); ``None``: the lessons' file names as links."""
+LESSONS = {
+    "02": "02-membership-inference",
+    "03": "03-differential-privacy",
+    "05": "05-synthetic-data-audit",
+}
+"""The lessons the next steps point to, by number: their file names on the course site."""
+ADVICE_EPSILON = 1.0
+"""The ε the next steps give as an example of a differentially private generator."""
+NEAR_COPIES_NAMED = 10
+"""At most this many near-copies are named by row in the next steps."""
+
+
+@dataclass(frozen=True)
+class NextStep:
+    """One thing to do about what the audit found, and the lesson that explains why."""
+
+    text: str
+    """The advice in plain words."""
+    lesson: str
+    """The lesson's number, a key of :data:`LESSONS`."""
+    href: str
+    """A link to that lesson."""
+    title: str
+    """The link's text: the lesson's number and title."""
+
+
+def lesson_href(number: str, lang: str) -> str:
+    """The link to lesson ``number`` in ``lang`` (Korean at the site root, English under en/)."""
+    page = f"{'' if lang == 'ko' else 'en/'}{LESSONS[number]}.html"
+    return page if COURSE_URL is None else COURSE_URL.rstrip("/") + "/" + page
+
+
+def _step(key: str, lesson: str, lang: str, **fields: object) -> NextStep:
+    return NextStep(
+        translate(key, lang, **fields),
+        lesson,
+        lesson_href(lesson, lang),
+        translate(f"lesson_{lesson}", lang),
+    )
+
+
+def _percent(rate: float) -> str:
+    return f"{100 * rate:.2g} %"
+
+
+def next_steps(result: AuditResult, lang: str) -> list[NextStep]:
+    """What to do next, chosen by what the audit found (the verdict, near-copies, sizes)."""
+    steps = []
+    leak_test = result.leak_test
+    if leak_test is None:
+        steps.append(_step("next_no_nonmembers", "02", lang))
+    elif leak_test.verdict.leak_detected:
+        bound = leak_test.epsilon_bound.value
+        steps.append(
+            _step(
+                "next_leak_dp" if bound > 0 else "next_leak_dp_no_bound",
+                "03",
+                lang,
+                epsilon=f"{ADVICE_EPSILON:g}",
+                fpr=f"{LOW_FPR:g}",
+                tpr=_percent(float(tpr_bound(LOW_FPR, ADVICE_EPSILON))),
+                bound=f"{bound:.2f}",
+            )
+        )
+        steps.append(_step("next_leak_epochs", "02", lang))
+    copies = result.near_copies
+    if copies is not None and copies.found:
+        named = ", ".join(str(row) for row in copies.rows[:NEAR_COPIES_NAMED])
+        steps.append(
+            _step(
+                "next_near_copies",
+                "05",
+                lang,
+                rows=named,
+                count=len(copies.rows),
+                share=_percent(copies.test.share),
+                expected=f"{copies.test.expected:.1f}",
+                p=fmt_p(copies.test.p_value),
+            )
+        )
+    measured = [attack for attack in result.attacks if attack.nonmember_scores is not None]
+    if measured and measured[0].nonmember_scores is not None:
+        nonmembers = measured[0].nonmember_scores.size
+        if nonmembers * LOW_FPR < 1:
+            steps.append(
+                _step(
+                    "next_enlarge",
+                    "02",
+                    lang,
+                    nonmembers=nonmembers,
+                    fpr=f"{LOW_FPR:g}",
+                    needed=math.ceil(1 / LOW_FPR),
+                )
+            )
+    if result.high_dimension:
+        steps.append(_step("next_dims", "05", lang, dims=result.preprocessing.dimension))
+    if leak_test is not None and not leak_test.verdict.leak_detected:
+        steps.append(_step("next_no_evidence", "03", lang))
+    return steps
+
+
+def report_date(environ: Mapping[str, str] = os.environ) -> str:
+    """When the report was written, in UTC: ``SOURCE_DATE_EPOCH`` when set (reproducible)."""
+    epoch = environ.get("SOURCE_DATE_EPOCH")
+    if epoch is None:
+        moment = datetime.datetime.now(datetime.UTC)
+    else:
+        try:
+            moment = datetime.datetime.fromtimestamp(int(epoch), datetime.UTC)
+        except (ValueError, OverflowError, OSError):
+            raise AuditError(
+                f"SOURCE_DATE_EPOCH must be a whole number of seconds since 1970, got {epoch!r}; "
+                "unset it or fix its value"
+            ) from None
+    return moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _method_notes(result: AuditResult, lang: str, show_records: bool) -> list[str]:
     preprocessing = result.preprocessing
     notes = [translate("method_scaler", lang)]
     categorical = [column.name for column in preprocessing.columns if column.kind == "category"]
@@ -585,8 +604,14 @@ def _method_notes(result: AuditResult, lang: str) -> list[str]:
         )
     for column in preprocessing.dropped:
         where = " / ".join(translate(role, lang).lower() for role in column.constant_in)
+        # The value is the synthetic one when the column is constant there, else the reference's.
+        hidden = "synthetic" not in column.constant_in and not show_records
         notes.append(
-            translate("method_dropped", lang, column=column.name, where=where, value=column.value)
+            translate("method_dropped_hidden", lang, column=column.name, where=where)
+            if column.exact and hidden
+            else translate(
+                "method_dropped", lang, column=column.name, where=where, value=column.value
+            )
             if column.exact
             else translate(
                 "method_near_constant",
@@ -660,15 +685,24 @@ def _charts(result: AuditResult, lang: str) -> list[dict[str, str]]:
 
 
 def render_report(
-    result: AuditResult, lang: str, *, gate: Gate | None = None, versions: Mapping[str, str]
+    result: AuditResult,
+    lang: str,
+    *,
+    gate: Gate | None = None,
+    versions: Mapping[str, str],
+    show_records: bool = False,
 ) -> str:
-    """The whole ``report.html`` as text."""
+    """The whole ``report.html`` as text.
+
+    It holds no value of any record unless ``show_records``: the most exposed
+    members are named by their row numbers, their nearest synthetic records by
+    row number and distance. With ``show_records`` it shows their values and
+    opens with a warning, in both languages, that it now holds training data.
+    """
     if lang not in LANGUAGES:
         raise AuditError(f"--lang must be one of {', '.join(LANGUAGES)}, got {lang!r}")
     exposed_by = next(attack for attack in result.attacks if attack.key == result.exposed_by)
-    distributions = inline_svg(
-        distribution_chart(result, lang), "distributions", translate("chart_distributions", lang)
-    )
+    distributions = _distributions(result, lang)
     gate_text = None
     if gate is not None and result.has_nonmembers:
         key = "gate_fail" if gate.failed else "gate_pass"
@@ -681,7 +715,14 @@ def render_report(
             result=result,
             label=lambda attack: _label(attack, lang),
             value=lambda value: fmt_value(value, lang),
+            translate=translate,
+            show_records=show_records,
+            warning_langs=(lang, *(other for other in LANGUAGES if other != lang)),
             verdict=verdict_sentence(result, lang),
+            next_steps=next_steps(result, lang),
+            date=report_date(),
+            tool_version=__version__,
+            file_name=lambda source: Path(source).name,
             summary=_summary(result, lang),
             gate=gate,
             gate_text=gate_text,
@@ -689,7 +730,7 @@ def render_report(
             roc_charts=_charts(result, lang),
             distributions=distributions,
             exposed_label=_label(exposed_by, lang),
-            method_notes=_method_notes(result, lang),
+            method_notes=_method_notes(result, lang, show_records),
             settings_rows=_settings_rows(result, lang),
             versions=sorted(versions.items()),
             sources=sorted(
@@ -707,12 +748,15 @@ def render_outputs(
     lang: str,
     *,
     gate: Gate | None = None,
+    show_records: bool = False,
 ) -> dict[str, str]:
     """The three outputs as text, rendered before anything is written."""
     versions = {**summary["versions"], **report_versions()}
     summary = {**summary, "versions": versions}
     return {
-        "report.html": render_report(result, lang, gate=gate, versions=versions),
+        "report.html": render_report(
+            result, lang, gate=gate, versions=versions, show_records=show_records
+        ),
         "results.json": results_text(summary),
         "scores.csv": scores_text(scores),
     }

@@ -16,7 +16,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "What explorer audit found when it attacked the release before publication.",
     },
     "contents": {"ko": "목차", "en": "Contents"},
-    "summary": {"ko": "요약", "en": "Summary"},
+    "verdict_and_reading": {"ko": "판정과 읽는 법", "en": "The verdict and how to read it"},
     "verdict_leak": {
         "ko": "판정: 유출 검출 — 모든 공격을 함께 고려해도 가장 강한 공격이 멤버와 비멤버의 "
         "이름표를 무작위로 바꾼 {permutations:,} 번의 순열보다 둘을 잘 구별합니다 (전체 p = {p} "
@@ -40,8 +40,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "95 % interval {lo}–{hi}), p-value {p} after correcting for every attack run.",
     },
     "summary_epsilon": {
-        "ko": "이 공개본은 ε ≥ {epsilon} 인 ε-차분 프라이버시 메커니즘보다 나을 것이 없습니다 "
-        "(신뢰도 {confidence}, {attack} 의 기준값을 대상의 절반에서 고르고 나머지 절반에서 측정). "
+        "ko": "이 공개본은 ε ≥ {epsilon} 인 ε-차등 개인정보보호 메커니즘보다 나을 것이 "
+        "없습니다 (신뢰도 {confidence}, {attack} 의 기준값을 대상의 절반에서 고르고 나머지 "
+        "절반에서 측정). "
         "이 하한은 누가 멤버가 될지가 무작위로 정해졌을 때만 유효합니다.",
         "en": "This release behaves at least as badly as an ε-DP mechanism with ε ≥ {epsilon} "
         "({confidence} confidence; the threshold of {attack} chosen on half of the targets and "
@@ -49,7 +50,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "summary_epsilon_zero": {
         "ko": "공격들로부터 양의 ε 하한을 얻지 못했습니다 (신뢰도 {confidence}). 이것이 공개본이 "
-        "차분 프라이버시를 만족한다는 뜻은 아닙니다.",
+        "차등 개인정보보호를 만족한다는 뜻은 아닙니다.",
         "en": "The attacks give no positive lower bound on ε ({confidence} confidence). That does "
         "not mean the release is differentially private.",
     },
@@ -64,6 +65,86 @@ STRINGS: dict[str, dict[str, str]] = {
         "없습니다. 적어도 {needed:,} 명의 비멤버가 필요합니다.",
         "en": "With {nonmembers:,} non-members, the true-positive rate at a false-positive rate "
         "of {fpr} cannot be measured: that takes at least {needed:,} non-members.",
+    },
+    "at_a_glance": {"ko": "한눈에 보기", "en": "At a glance"},
+    "next_steps": {"ko": "다음에 할 일", "en": "What to do next"},
+    "explained_in": {"ko": "설명: {lesson}", "en": "Explained in {lesson}"},
+    "lesson_02": {"ko": "2강 학습 포함 추론", "en": "lesson 02, Membership inference"},
+    "lesson_03": {"ko": "3강 차등 개인정보보호", "en": "lesson 03, Differential privacy"},
+    "lesson_05": {
+        "ko": "5강 합성 데이터 공개 감사",
+        "en": "lesson 05, Auditing a synthetic data release",
+    },
+    "written_on": {"ko": "작성 시각", "en": "Written"},
+    "tool": {"ko": "도구", "en": "Tool"},
+    "tool_version": {"ko": "explorer audit {version}", "en": "explorer audit {version}"},
+    "checksums": {"ko": "입력 파일 (SHA-256)", "en": "Input files (SHA-256)"},
+    "next_leak_dp": {
+        "ko": "이 공개본을 그대로 내보내지 마세요. 생성기를 ε 을 정해 차등 개인정보보호로 "
+        "학습하세요. 예를 들어 ε = {epsilon} 이면 어떤 공격도 위양성률 {fpr} 에서 "
+        "참양성률이 {tpr} 을 넘을 수 없습니다 (레코드 하나를 다른 것으로 바꾸는 이웃 관계의 ε, "
+        "이 감사가 재는 것). 지금 공개본은 이미 "
+        "ε ≥ {bound} 인 메커니즘만큼 나쁩니다.",
+        "en": "Do not publish this release as it is. Train the generator with differential "
+        "privacy at a stated ε: at ε = {epsilon}, for example, no attack can have a true-positive "
+        "rate above {tpr} at a false-positive rate of {fpr} (ε stated for replacing one record "
+        "by another, the relation this audit measures). This release "
+        "already behaves at least as badly as a mechanism with ε ≥ {bound}.",
+    },
+    "next_leak_dp_no_bound": {
+        "ko": "이 공개본을 그대로 내보내지 마세요. 생성기를 ε 을 정해 차등 개인정보보호로 "
+        "학습하세요. 예를 들어 ε = {epsilon} 이면 어떤 공격도 위양성률 {fpr} 에서 "
+        "참양성률이 {tpr} 을 넘을 수 없습니다 (레코드 하나를 다른 것으로 바꾸는 이웃 관계의 ε, "
+        "이 감사가 재는 것).",
+        "en": "Do not publish this release as it is. Train the generator with differential "
+        "privacy at a stated ε: at ε = {epsilon}, for example, no attack can have a true-positive "
+        "rate above {tpr} at a false-positive rate of {fpr} (ε stated for replacing one record "
+        "by another, the relation this audit measures).",
+    },
+    "next_leak_epochs": {
+        "ko": "차등 개인정보보호를 쓸 수 없다면 생성기를 더 적은 에포크만 학습하거나 일찍 "
+        "멈춘 뒤 다시 감사하세요. 공격은 오래 학습할수록 커지는 과적합을 이용합니다.",
+        "en": "If differential privacy is not an option, train the generator for fewer epochs "
+        "or stop it earlier, then audit again: the attacks feed on the overfitting that long "
+        "training brings.",
+    },
+    "next_near_copies": {
+        "ko": "멤버의 근사 복제본을 지우세요. 합성 레코드 {count} 개(행 {rows} 부터)가 합성과 "
+        "참조 레코드를 합쳐 멤버에 가장 가까운 {share} 안에 있습니다. 멤버를 본 적 없는 "
+        "공개본이라면 약 {expected} 개일 것입니다 (정확 검정 p = {p}). 이 레코드를 빼거나 "
+        "다시 생성한 뒤 다시 감사하세요.",
+        "en": "Remove the near-copies of members: {count} synthetic records (rows {rows} first) "
+        "are among the {share} of synthetic and reference records pooled that lie closest to a "
+        "member, where a release that never saw the members would have about {expected} (exact "
+        "test, p = {p}). Drop them or generate again, then audit again.",
+    },
+    "next_enlarge": {
+        "ko": "평가 데이터를 늘리세요. 비멤버 {nonmembers:,} 명으로는 위양성률 {fpr} 에서의 "
+        "참양성률을 잴 수 없고, 적어도 {needed:,} 명의 비멤버(와 그만큼의 멤버)가 필요합니다.",
+        "en": "Enlarge the evaluation set: with {nonmembers:,} non-members the true-positive "
+        "rate at a false-positive rate of {fpr} cannot be measured; that takes at least "
+        "{needed:,} non-members (and as many members).",
+    },
+    "next_dims": {
+        "ko": "--dims 로 차원을 줄여 다시 감사하세요. 특성이 {dims} 개이면 Gen-LRA 등이 쓰는 "
+        "밀도 추정을 믿기 어렵습니다.",
+        "en": "Run the audit again with --dims to reduce the dimensions: with {dims} features "
+        "the density estimates behind Gen-LRA and its kin are unreliable.",
+    },
+    "next_no_evidence": {
+        "ko": "유출이 보이지 않았다고 안전이 보장되지는 않습니다. 평가 데이터는 될 수 있는 "
+        "대로 크게 두고, 민감한 레코드라면 어떤 공격에도 성립하는 한계를 주는 차등 "
+        "개인정보보호로 생성기를 학습하세요.",
+        "en": "No leak was shown, which is no guarantee: keep the evaluation set as large as "
+        "you can, and if the records are sensitive, train the generator with differential "
+        "privacy for a bound that holds against every attack.",
+    },
+    "next_no_nonmembers": {
+        "ko": "--nonmembers 로 비멤버(학습 전에 무작위로 떼어 둔, 생성기가 본 적 없는 같은 "
+        "모집단의 레코드)를 주세요. 비멤버 없이는 판정도 비율도 없습니다.",
+        "en": "Give non-members with --nonmembers (records of the same population, split off "
+        "at random before training, that the generator never saw): without them there is no "
+        "verdict and no rate.",
     },
     "assumes": {"ko": "판정이 가정하는 것", "en": "What the verdict assumes"},
     "assumes_exchangeable": {
@@ -86,16 +167,17 @@ STRINGS: dict[str, dict[str, str]] = {
     "assumes_not_rejected": {
         "ko": '"유출의 증거 없음"은 유출이 없다는 뜻이 아닙니다. 여기 있는 공격들이 이 크기의 '
         "평가 데이터로 유출을 보여 주지 못했다는 뜻일 뿐입니다. 멤버와 비멤버가 적을수록 검정이 "
-        "놓치기 쉽고, 다른 공격은 성공할 수 있습니다. 보장이 필요하면 차분 프라이버시로 생성기를 "
-        "학습하세요 (3강).",
+        "놓치기 쉽고, 다른 공격은 성공할 수 있습니다. 보장이 필요하면 차등 개인정보보호로 "
+        "생성기를 학습하세요 (3강).",
         "en": '"No evidence of a leak" does not mean there is no leak. It means these attacks, '
         "with this many members and non-members, did not show one: small evaluation sets miss "
         "leaks easily, and other attacks may succeed. A guarantee needs a generator trained with "
         "differential privacy (lesson 03).",
     },
     "assumes_epsilon": {
-        "ko": "ε 하한은 차분 프라이버시 감사의 방법을 따릅니다 (Jagielski 외 2020; Nasr 외 2021). "
-        "공격과 기준값은 대상의 절반에서 고르고, 나머지 절반에서 한 집단이 기준을 넘는 비율의 "
+        "ko": "ε 하한은 차등 개인정보보호 감사의 방법을 따릅니다 (Jagielski 외 2020; Nasr 외 "
+        "2021). 공격과 기준값은 대상의 절반에서 고르고, 나머지 절반에서 한 집단이 기준을 "
+        "넘는 비율의 "
         "정확한 하한과 다른 집단의 같은 비율의 정확한 상한의 로그 비로 ε 을 잽니다. 멤버가 "
         "무작위로 정해지지 않았다면 (예: 전형적인 레코드만 골라 학습) 이 값은 아무것도 말해 주지 "
         "않습니다.",
@@ -199,6 +281,49 @@ STRINGS: dict[str, dict[str, str]] = {
         "synthetic records (nearest in the standardized space the attacks see), in the files' own "
         "units. Near-identical values suggest the generator memorized that record.",
     },
+    "exposed_text_hidden": {
+        "ko": "{attack} 점수가 가장 높은 멤버 {count} 명과, 공격이 보는 표준화된 "
+        "공간에서 각 멤버에 가장 가까운 합성 레코드의 번호와 거리입니다. 거리가 0 에 "
+        "가까우면 생성기가 그 레코드를 기억했을 가능성이 큽니다. 값은 학습 데이터이므로 "
+        "이 보고서에 싣지 않았습니다. 행 번호로 원래 파일에서 찾아보거나, 값을 함께 "
+        "보려면 --show-records 로 다시 실행하세요 (그러면 보고서도 학습 데이터만큼 "
+        "민감해집니다).",
+        "en": "The {count} members with the highest {attack} score, each with the numbers of its "
+        "nearest synthetic records and their distances in the standardized space the attacks "
+        "see. A distance near 0 suggests the generator memorized that record. The values are "
+        "training data, so this report leaves them out: look the rows up in the files, or run "
+        "again with --show-records to include them (the report then becomes as sensitive as the "
+        "training data).",
+    },
+    "rank": {"ko": "순위", "en": "Rank"},
+    "member_record": {"ko": "멤버 레코드", "en": "Member record"},
+    "nonmembers_at_least": {
+        "ko": "이 점수 이상인 비멤버",
+        "en": "Non-members scoring as high",
+    },
+    "nearest_synthetic": {
+        "ko": "가장 가까운 합성 레코드 (거리)",
+        "en": "Nearest synthetic records (distance)",
+    },
+    "synthetic_row_at": {"ko": "합성 {row} ({distance})", "en": "synthetic {row} ({distance})"},
+    "records_warning_title": {
+        "ko": "경고: 이 보고서에는 학습 데이터가 들어 있습니다.",
+        "en": "Warning: this report holds training data.",
+    },
+    "records_warning": {
+        "ko": "--show-records 로 만들어져 멤버 레코드와 그에 가까운 합성 레코드의 값을 그대로 "
+        "싣고 있습니다. 학습 데이터와 같은 곳에만 보관하고, 공개본과 함께 보내거나 보관하지 "
+        "마세요.",
+        "en": "It was written with --show-records and shows member records and the synthetic "
+        "records nearest to them value by value. Keep it where the training data is kept; never "
+        "mail or archive it with the public release.",
+    },
+    "method_dropped_hidden": {
+        "ko": "열 '{column}' 은 {where} 데이터에서 값이 하나뿐이라 제외했습니다 (참조 데이터의 "
+        "값이라 싣지 않았습니다).",
+        "en": "Column '{column}' was dropped: it takes a single value in the {where} data (a "
+        "value of the reference data, so not shown).",
+    },
     "exposed_member": {
         "ko": "{rank}위: 멤버 파일 {row}번째 레코드, 점수 {score}",
         "en": "#{rank}: record {row} of the members file, score {score}",
@@ -300,7 +425,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "limits_empirical": {
         "ko": "이것은 경험적 공격입니다. 낮은 점수는 여기 있는 공격이 실패했다는 뜻일 뿐, "
-        "프라이버시를 보장하지 않습니다. 보장이 필요하면 차분 프라이버시(3강)로 생성기를 "
+        "프라이버시를 보장하지 않습니다. 보장이 필요하면 차등 개인정보보호(3강)로 생성기를 "
         "학습하세요.",
         "en": "These are empirical attacks. A low score only means that these attacks failed; it "
         "is not a privacy guarantee. For a guarantee, train the generator with differential "
@@ -314,9 +439,9 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "chart_roc_linear": {"ko": "ROC 곡선 (선형 축)", "en": "ROC curves (linear axes)"},
     "chart_roc_log": {"ko": "ROC 곡선 (로그 축)", "en": "ROC curves (log axes)"},
-    "chart_distributions": {
-        "ko": "공격별 멤버와 비멤버의 점수 분포",
-        "en": "Score distributions of members and non-members, by attack",
+    "chart_distribution": {
+        "ko": "{attack}: 멤버와 비멤버의 점수 분포",
+        "en": "Scores of members and non-members under {attack}",
     },
 }
 

@@ -14,7 +14,7 @@ from click.testing import CliRunner, Result
 
 from compute.audit import ATTACK_KEYS, results_json, run_audit, scores_table
 from compute.audit_data import AuditInputError
-from privacy_explorer.audit_report import MARKER
+from privacy_explorer.audit_output import MARKER
 from privacy_explorer.cli import cli
 
 REPO = Path(__file__).resolve().parent.parent
@@ -106,6 +106,7 @@ def test_the_command_writes_the_three_outputs_with_the_documented_shape(tmp_path
         "attacks",
         "epsilon_lower_bound",
         "inputs",
+        "near_copies",
         "settings",
         "verdict",
         "versions",
@@ -130,7 +131,8 @@ def test_the_command_writes_the_three_outputs_with_the_documented_shape(tmp_path
     assert list(scores.columns) == ["set", "row", *ATTACK_KEYS]
     assert scores["set"].value_counts().to_dict() == {"member": 200, "nonmember": 200}
     report = (out / "report.html").read_text("utf-8")
-    assert report.count("<svg") == 3 and "http://" not in report.replace(
+    # two ROC charts and one score distribution per attack
+    assert report.count("<svg") == 2 + len(ATTACK_KEYS) and "http://" not in report.replace(
         'xmlns="http://www.w3.org/2000/svg"', ""
     ).replace('xmlns:xlink="http://www.w3.org/1999/xlink"', "")
     assert "gen_lra" in result.output and "Report:" in result.output
@@ -145,7 +147,8 @@ def test_several_k_give_one_gen_lra_result_each(tmp_path):
     assert summary["settings"]["k"] == [5, 20]
 
 
-def test_two_audits_of_the_same_inputs_are_byte_identical(tmp_path):
+def test_two_audits_of_the_same_inputs_are_byte_identical(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # the report's date
     for name in ("a", "b"):
         assert invoke(*housing_args(tmp_path / name, "--attacks", FAST)).exit_code == 0
     for output in ("report.html", "results.json", "scores.csv"):
@@ -176,7 +179,8 @@ def test_without_nonmembers_there_are_scores_but_no_auc(tmp_path):
     }
     scores = pd.read_csv(out / "scores.csv", comment="#")
     assert len(scores) == 200 and set(scores["set"]) == {"member"}
-    assert (out / "report.html").read_text("utf-8").count("<svg") == 1  # distributions only
+    # distributions only, one per attack (FAST is two)
+    assert (out / "report.html").read_text("utf-8").count("<svg") == 2
 
 
 def test_fail_above_exits_1_after_writing_the_report(tmp_path):

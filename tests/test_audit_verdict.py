@@ -164,7 +164,7 @@ def test_fail_on_leak_exits_1_on_a_release_that_copies_its_members(tmp_path):
     report = (out / "report.html").read_text("utf-8")
     assert 'data-verdict="leak"' in report and "판정: 유출 검출" in report
     value = summary["epsilon_lower_bound"]["value"]
-    assert f"ε ≥ {value:.2f} 인 ε-차분 프라이버시" in report
+    assert f"ε ≥ {value:.2f} 인 ε-차등 개인정보보호" in report
 
 
 def test_fail_on_leak_exits_0_on_a_release_that_never_saw_the_members(tmp_path):

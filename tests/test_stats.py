@@ -15,6 +15,7 @@ from compute.attacks import metrics
 from compute.attacks.stats import (
     benjamini_hochberg_adjusted,
     clopper_pearson,
+    closer_than_fresh_test,
     epsilon_lower_bound,
     holm_adjusted,
     label_permutation_test,
@@ -293,3 +294,47 @@ def test_null_data_rarely_give_a_positive_bound() -> None:
         scores = null_attacks(rng, 240, 3)
         positive += epsilon_lower_bound(scores[:, :120], scores[:, 120:], seed=seed).value > 0
     assert positive <= binomial_band(datasets, 0.05)[1], positive
+
+
+# ---------------------------------------------------------------------------------------------
+# Records closer to the members than fresh records
+
+
+@given(
+    st.lists(st.sampled_from([0.0, 0.1, 0.5, 1.0, 2.0]), min_size=1, max_size=40),
+    st.lists(st.sampled_from([0.0, 0.1, 0.5, 1.0, 2.0]), min_size=1, max_size=40),
+    st.sampled_from([0.01, 0.1, 0.5]),
+)
+@HYPOTHESIS
+def test_closer_than_fresh_is_scipys_hypergeometric_tail(
+    released: list[float], fresh: list[float], share: float
+) -> None:
+    found = closer_than_fresh_test(released, fresh, share=share)
+    pooled = sorted(released + fresh)
+    threshold = pooled[math.ceil(share * len(pooled)) - 1]
+    hits = sum(distance <= threshold for distance in released)
+    below = sum(distance <= threshold for distance in pooled)
+    assert found.threshold == threshold and found.released_below == hits
+    assert found.fresh_below == below - hits
+    # P(X >= hits) for X ~ Hypergeom: drawing `below` of len(pooled), len(released) of them marked.
+    tail = sum(
+        stats.hypergeom.pmf(count, len(pooled), len(released), below)
+        for count in range(hits, below + 1)
+    )
+    assert found.p_value == pytest.approx(tail, abs=1e-12)
+    assert found.expected == pytest.approx(below * len(released) / len(pooled))
+    assert sorted(found.closest.tolist()) == [i for i, d in enumerate(released) if d <= threshold]
+    assert [released[i] for i in found.closest] == sorted(released[i] for i in found.closest)
+
+
+def test_closer_than_fresh_holds_its_false_alarm_rate_and_finds_copies() -> None:
+    rng = np.random.default_rng(11)
+    releases = 2000
+    alarms = sum(
+        closer_than_fresh_test(rng.exponential(size=200), rng.exponential(size=200)).p_value <= 0.05
+        for _ in range(releases)
+    )
+    assert alarms <= binomial_band(releases, 0.05)[1]  # exact but discrete: at most α
+    copies = np.concatenate([np.zeros(10), rng.exponential(size=190)])
+    found = closer_than_fresh_test(copies, rng.exponential(size=200))
+    assert found.p_value < 0.001 and found.closest[:10].tolist() == list(range(10))

@@ -59,11 +59,13 @@ from .rivals import (
     monte_carlo_scores,
 )
 from .stats import (
+    CloserThanFresh,
     EpsilonLowerBound,
     PairedComparison,
     PermutationTest,
     TprAtFpr,
     benjamini_hochberg_adjusted,
+    closer_than_fresh_test,
     epsilon_lower_bound,
     holm_adjusted,
     label_permutation_test,
@@ -76,6 +78,7 @@ from .validation import SingularCovarianceError
 __all__ = [
     "ATTACKS",
     "AttackSpec",
+    "CloserThanFresh",
     "EpsilonLowerBound",
     "GaussianKDE",
     "KDESample",
@@ -91,6 +94,7 @@ __all__ = [
     "chance_auc_spread",
     "classifier_scores",
     "clopper_pearson",
+    "closer_than_fresh_test",
     "dcr_diff_scores",
     "dcr_scores",
     "density_scores",

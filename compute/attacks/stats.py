@@ -17,6 +17,9 @@ Many attacks at once
     p-values for multiplicity; :func:`label_permutation_test` tests every
     attack together by permuting who is a member, which gives a family-wise
     p-value for the best attack and max-T adjusted p-values for each.
+Records closer to the members than fresh ones
+    :func:`closer_than_fresh_test`: an exact test of whether released records
+    lie closer to their nearest member than fresh records of the population do.
 What a release is at least as bad as
     :func:`epsilon_lower_bound`: the empirical ε of DP auditing (Jagielski et
     al. 2020; Nasr et al. 2021), with the threshold chosen on one half of the
@@ -39,12 +42,14 @@ from .metrics import clopper_pearson
 from .validation import FloatArray, as_probability, as_scores
 
 __all__ = [
+    "CloserThanFresh",
     "EpsilonLowerBound",
     "PairedComparison",
     "PermutationTest",
     "TprAtFpr",
     "benjamini_hochberg_adjusted",
     "clopper_pearson",
+    "closer_than_fresh_test",
     "epsilon_lower_bound",
     "holm_adjusted",
     "label_permutation_test",
@@ -590,4 +595,69 @@ def epsilon_lower_bound(
         more_likely_for=group,
         numerator=member_counts if group == "members" else nonmember_counts,
         denominator=nonmember_counts if group == "members" else member_counts,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Records closer to the members than fresh records are
+
+
+@dataclass(frozen=True)
+class CloserThanFresh:
+    """Are released records closer to the members than fresh records of the population are?"""
+
+    threshold: float
+    """The distance at rank ⌈share × pooled⌉ of released and fresh distances together."""
+    share: float
+    """The share of the pooled distances the threshold is drawn at."""
+    released_below: int
+    """Released records at a distance of at most :attr:`threshold`."""
+    fresh_below: int
+    """Fresh records at a distance of at most :attr:`threshold`."""
+    released: int
+    """Released records."""
+    fresh: int
+    """Fresh records."""
+    expected: float
+    """Released records expected at most :attr:`threshold` if they were fresh records."""
+    p_value: float
+    """One-sided exact (hypergeometric) p-value of :attr:`released_below` or more."""
+    closest: npt.NDArray[np.intp]
+    """Indices of the released records at most :attr:`threshold`, closest first."""
+
+
+def closer_than_fresh_test(
+    released_distances: npt.ArrayLike, fresh_distances: npt.ArrayLike, *, share: float = 0.01
+) -> CloserThanFresh:
+    """Test whether released records lie closer to the members than fresh records do.
+
+    Each released (synthetic) and each fresh (reference) record comes with its
+    distance to the nearest member. The threshold is the distance at rank
+    ⌈``share`` × N⌉ of all N distances pooled, which does not depend on which
+    record is which. If the released records were drawn like the fresh ones
+    without regard to the members (a generator that never saw them), every
+    assignment of the pooled distances to the two groups is equally likely, so
+    given the pooled distances the count of released records at or below the
+    threshold is hypergeometric: the p-value is exact, ties included.
+    """
+    released = as_scores(released_distances, "released_distances")
+    fresh = as_scores(fresh_distances, "fresh_distances")
+    if not 0.0 < share < 1.0:
+        raise ValueError(f"share must be strictly between 0 and 1, got {share!r}")
+    pooled = np.sort(np.concatenate([released, fresh]))
+    threshold = float(pooled[math.ceil(share * pooled.size) - 1])
+    below = int(np.count_nonzero(pooled <= threshold))
+    hits = released <= threshold
+    found = int(np.count_nonzero(hits))
+    indices = np.flatnonzero(hits)
+    return CloserThanFresh(
+        threshold=threshold,
+        share=share,
+        released_below=found,
+        fresh_below=below - found,
+        released=released.size,
+        fresh=fresh.size,
+        expected=below * released.size / pooled.size,
+        p_value=float(stats.hypergeom.sf(found - 1, pooled.size, released.size, below)),
+        closest=indices[np.argsort(released[indices], kind="stable")],
     )
