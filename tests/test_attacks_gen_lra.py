@@ -11,8 +11,8 @@ import pytest
 from scipy import stats
 from threadpoolctl import threadpool_limits
 
-from compute.attacks import SingularCovarianceError, gen_lra_scores
-from compute.attacks.neighbours import nearest
+from privacy_explorer.compute.attacks import SingularCovarianceError, gen_lra_scores
+from privacy_explorer.compute.attacks.neighbours import nearest
 
 HOUSING = Path(__file__).parent / "data" / "synth-mia-housing"
 
@@ -176,7 +176,7 @@ def test_neighbours_far_from_every_reference_record_are_exact() -> None:
     # Every reference kernel underflows at these synthetic records, so the log-sum-exp
     # shifts those rows by their largest exponent; the scores are large, so the comparison
     # is relative.
-    import compute.attacks.gen_lra as module
+    import privacy_explorer.compute.attacks.gen_lra as module
 
     rng = np.random.default_rng(10)
     reference = rng.normal(size=(50, 2))
@@ -299,8 +299,8 @@ def test_invalid_inputs_raise_clear_errors(change: dict, message: str) -> None:
 
 def test_the_refitting_reference_is_the_brute_force_definition() -> None:
     """The library's slow reference (for pages and audits) equals this file's brute force."""
-    from compute.attacks.gen_lra import refitted_gen_lra_scores
-    from compute.audit_experiments import SilvermanMultiple
+    from privacy_explorer.compute.attacks.gen_lra import refitted_gen_lra_scores
+    from privacy_explorer.compute.audit_experiments import SilvermanMultiple
 
     rng = np.random.default_rng(11)
     mixing = well_conditioned_mixing(rng, 3)
@@ -320,7 +320,7 @@ def test_the_log_sum_exp_is_exact_for_rows_far_below_underflow() -> None:
     """Rows shifted, exponents floored below e^-700: equal to SciPy's logsumexp to rounding."""
     from scipy.special import logsumexp
 
-    from compute.attacks.gen_lra import _log_sum_exp_of_nonpositive
+    from privacy_explorer.compute.attacks.gen_lra import _log_sum_exp_of_nonpositive
 
     rng = np.random.default_rng(4)
     rows = -np.vstack([rng.uniform(0, 50, 40), rng.uniform(600, 900, 40), rng.uniform(0, 3000, 40)])

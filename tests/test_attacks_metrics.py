@@ -12,7 +12,7 @@ from scipy import stats
 from sklearn.metrics import roc_auc_score
 from sklearn.metrics import roc_curve as sklearn_roc_curve
 
-from compute.attacks import auc_error, metrics
+from privacy_explorer.compute.attacks import auc_error, metrics
 
 HYPOTHESIS = settings(database=None, deadline=None, max_examples=200)
 

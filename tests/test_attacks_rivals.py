@@ -13,7 +13,7 @@ from sklearn.ensemble import RandomForestClassifier
 from sklearn.neighbors import NearestNeighbors
 from threadpoolctl import threadpool_limits
 
-from compute.attacks import (
+from privacy_explorer.compute.attacks import (
     ATTACKS,
     classifier_scores,
     dcr_diff_scores,

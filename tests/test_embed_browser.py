@@ -16,8 +16,8 @@ from click.testing import CliRunner
 from lessonpage import PREFIX, READY, TIMEOUT_MS, LessonPage, Site, open_page, settle
 from playwright.sync_api import BrowserContext, Frame, Page
 
-from compute.lessons import differential_privacy as dp
 from privacy_explorer.cli import cli
+from privacy_explorer.compute.lessons import differential_privacy as dp
 from privacy_explorer.lesson import LANGUAGES
 from privacy_explorer.serve import make_server
 

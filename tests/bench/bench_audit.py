@@ -31,9 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from scipy import stats
 
-from compute.audit import run_audit
-from compute.audit_calibration import simulated_verdict
-from compute.audit_verdict import ALPHA
+from privacy_explorer.compute.audit import run_audit
+from privacy_explorer.compute.audit_calibration import simulated_verdict
+from privacy_explorer.compute.audit_verdict import ALPHA
 
 ROWS = 10_000
 COLUMNS = 10
