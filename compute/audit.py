@@ -47,8 +47,7 @@ from .attacks import (
     SingularCovarianceError,
     TprAtFpr,
     auc,
-    bootstrap_auc_ci,
-    bootstrap_tpr_ci,
+    bootstrap_intervals,
     fit_kde,
     roc_curve,
     tpr_at_fpr,
@@ -347,18 +346,15 @@ def _metrics(
     fpr, tpr = roc_curve(members, nonmembers)
     # Named one by one: a **dict of options would hide a wrong type or name from mypy.
     n_boot, confidence = BOOTSTRAP_REPLICATES, CONFIDENCE
+    # One set of replicates for every interval: what bootstrap_auc_ci and bootstrap_tpr_ci give.
+    auc_ci, tpr_ci = bootstrap_intervals(
+        members, nonmembers, FPRS, n_boot=n_boot, confidence=confidence, seed=seed
+    )
     return AttackMetrics(
         auc=auc(members, nonmembers),
-        auc_ci=bootstrap_auc_ci(
-            members, nonmembers, n_boot=n_boot, confidence=confidence, seed=seed
-        ),
+        auc_ci=auc_ci,
         tpr_at_fpr={rate: tpr_at_fpr(members, nonmembers, rate) for rate in FPRS},
-        tpr_ci={
-            rate: bootstrap_tpr_ci(
-                members, nonmembers, rate, n_boot=n_boot, confidence=confidence, seed=seed
-            )
-            for rate in FPRS
-        },
+        tpr_ci=tpr_ci,
         roc_fpr=fpr,
         roc_tpr=tpr,
         tpr_exact={

@@ -15,6 +15,7 @@ under honest names.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -414,6 +415,49 @@ def bootstrap_tpr_ci(
         )
     ]
     return _percentile_interval(np.concatenate(tprs), confidence)
+
+
+def bootstrap_intervals(
+    member_scores: npt.ArrayLike,
+    nonmember_scores: npt.ArrayLike,
+    fprs: Sequence[float],
+    *,
+    interpolate: bool = True,
+    n_boot: int = 1000,
+    confidence: float = 0.95,
+    seed: int = 0,
+) -> tuple[tuple[float, float], dict[float, tuple[float, float]]]:
+    """:func:`bootstrap_auc_ci` and :func:`bootstrap_tpr_ci` at every FPR in ``fprs``, at once.
+
+    The same numbers, bit for bit, as the separate calls with the same ``seed``
+    (they draw the same replicates), for the cost of one: the replicates are drawn,
+    counted and turned into ROC curves once, and every interval is read off them.
+
+    Returns
+    -------
+    auc_ci, tpr_ci
+        ``(lo, hi)`` of the AUC, and ``{fpr: (lo, hi)}`` of the TPR at each FPR.
+    """
+    targets = [as_probability(fpr, "fpr", open_interval=False) for fpr in fprs]
+    as_probability(confidence, "confidence")
+    aucs = []
+    tprs: list[list[FloatArray]] = [[] for _ in targets]
+    for member_counts, nonmember_counts in _bootstrap_counts(
+        member_scores, nonmember_scores, n_boot, seed
+    ):
+        below = nonmember_counts[:, ::-1].cumsum(axis=1)[:, ::-1] - nonmember_counts
+        wins = (member_counts * (below + 0.5 * nonmember_counts)).sum(axis=1)
+        pairs = member_counts.sum(axis=1) * nonmember_counts.sum(axis=1)
+        aucs.append(wins / pairs)
+        del below
+        fpr_curves, tpr_curves = _curves(member_counts, nonmember_counts)
+        for found, target in zip(tprs, targets, strict=True):
+            found.append(_tpr_on_curves(fpr_curves, tpr_curves, target, interpolate))
+    auc_ci = _percentile_interval(np.concatenate(aucs), confidence)
+    return auc_ci, {
+        fpr: _percentile_interval(np.concatenate(found), confidence)
+        for fpr, found in zip(fprs, tprs, strict=True)
+    }
 
 
 def chance_auc_spread(members: int, nonmembers: int) -> float:
