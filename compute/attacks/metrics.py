@@ -15,7 +15,7 @@ under honest names.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -297,11 +297,12 @@ def _bootstrap_counts(
     nonmember_scores: npt.ArrayLike,
     n_boot: int,
     seed: int,
-) -> list[tuple[FloatArray, FloatArray]]:
+) -> Iterator[tuple[FloatArray, FloatArray]]:
     """Per-group member and non-member counts of ``n_boot`` stratified resamples, in batches.
 
     Members are resampled with replacement among members, non-members among
-    non-members, so each replicate keeps both group sizes.
+    non-members, so each replicate keeps both group sizes. The batches are yielded one by
+    one (drawn in the same order as a list of them would be), so only one is in memory.
     """
     if n_boot < 1:
         raise ValueError(f"n_boot must be at least 1, got {n_boot}")
@@ -309,7 +310,6 @@ def _bootstrap_counts(
     rng = np.random.default_rng(seed)
     per_replicate = group_count + member_groups.size + nonmember_groups.size
     batch = max(1, _BOOTSTRAP_BATCH_ELEMENTS // per_replicate)
-    batches = []
     for start in range(0, n_boot, batch):
         rows = min(batch, n_boot - start)
         drawn_members = member_groups[
@@ -318,10 +318,7 @@ def _bootstrap_counts(
         drawn_nonmembers = nonmember_groups[
             rng.integers(0, nonmember_groups.size, (rows, nonmember_groups.size))
         ]
-        batches.append(
-            (_counts(drawn_members, group_count), _counts(drawn_nonmembers, group_count))
-        )
-    return batches
+        yield _counts(drawn_members, group_count), _counts(drawn_nonmembers, group_count)
 
 
 def _percentile_interval(values: FloatArray, confidence: float) -> tuple[float, float]:

@@ -137,6 +137,7 @@ class Usage:
     def __init__(self) -> None:
         self.peak = 0
         self.cpu: dict[int, float] = {}
+        self.start: dict[int, float] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
 
@@ -149,10 +150,11 @@ class Usage:
 
     @property
     def cpu_seconds(self) -> float:
-        """CPU time of every process seen."""
-        return sum(self.cpu.values())
+        """CPU time of every process seen, since :meth:`__enter__` (workers may be reused)."""
+        return sum(seconds - self.start.get(pid, 0.0) for pid, seconds in self.cpu.items())
 
     def __enter__(self) -> Usage:
+        self.start = {pid: _cpu_seconds(pid) for pid in [os.getpid(), *_descendants(os.getpid())]}
         self._thread.start()
         return self
 
@@ -206,7 +208,6 @@ def timed_audit(data: dict[str, pd.DataFrame], title: str) -> tuple[float, int, 
         print(f"  [{done}/{total}] {step} at {steps[-1][1] - start:.1f} s", flush=True)
 
     print(title, flush=True)
-    start_cpu = _cpu_seconds(os.getpid())
     with Usage() as usage:
         result = run_audit(
             data["members"],
@@ -218,7 +219,7 @@ def timed_audit(data: dict[str, pd.DataFrame], title: str) -> tuple[float, int, 
             progress=progress,
         )
     elapsed = time.perf_counter() - start
-    cpu = usage.cpu_seconds - start_cpu
+    cpu = usage.cpu_seconds
     for attack in result.attacks:
         assert attack.metrics is not None
         print(f"  {attack.key:<12} AUC {attack.metrics.auc:.3f}")
