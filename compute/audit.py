@@ -32,9 +32,10 @@ from __future__ import annotations
 
 import importlib.metadata
 import platform
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -95,6 +96,13 @@ KDE_SAMPLES = {
     "density": ("synthetic",),
 }
 """Which tables each KDE-based attack fits a Gaussian KDE to (checked before any attack runs)."""
+
+TaskRunner = Callable[[Callable[..., Any], Sequence[Sequence[Any]]], Iterable[Any]]
+"""``run_tasks(function, tasks)``: ``function(*task)`` for every task, somewhere (worker
+processes of another machine, say), yielding the results in task order as they are ready.
+``explorer audit --scheduler`` passes a Dask cluster's (``privacy_explorer.cluster.Cluster.run``).
+Each task is deterministic (one attack's scores of every target, one result's metrics), so the
+results are the same bits wherever the tasks run, given the same library versions."""
 
 Progress = Callable[[str, int, int], None]
 """``progress(step, done, total)``: once at ``start``, then as each step finishes, then ``done``."""
@@ -447,6 +455,40 @@ def _attack_task(
             return attack, str(error)
 
 
+def _in_parallel(
+    function: Callable[..., Any],
+    tasks: Sequence[Sequence[Any]],
+    jobs: int,
+    run_tasks: TaskRunner | None,
+) -> Iterable[Any]:
+    """``function(*task)`` for every task: through ``run_tasks`` when given (in task order),
+    else in ``jobs`` joblib worker processes (in the order they finish)."""
+    if run_tasks is not None:
+        return run_tasks(function, tasks)
+    finished: Iterable[Any] = Parallel(n_jobs=jobs, return_as="generator_unordered")(
+        delayed(function)(*task) for task in tasks
+    )
+    return finished
+
+
+def _check_workers(run_tasks: TaskRunner) -> None:
+    """Refuse workers whose library versions differ from this process's (other numbers)."""
+    here = library_versions()
+    (there,) = list(run_tasks(library_versions, [()]))
+    if there != here:
+        differ = ", ".join(
+            f"{name} {there.get(name)} there, {version} here"
+            for name, version in here.items()
+            if there.get(name) != version
+        )
+        raise AuditInputError(
+            f"the workers run other versions than this audit ({differ}), so their numbers "
+            "could differ from a local run",
+            fix="install the same packages on every worker (pip install -c constraints.txt "
+            "'.[cluster]' in the same checkout), or audit without --scheduler",
+        )
+
+
 def _run_attacks(
     chosen: Sequence[str],
     counts: Sequence[int],
@@ -455,12 +497,13 @@ def _run_attacks(
     seed: int,
     jobs: int,
     steps: _Steps,
+    run_tasks: TaskRunner | None = None,
 ) -> list[tuple[str, int | None, FloatArray]]:
     """Every attack's scores of the targets as ``(attack, k, scores)``, in report order."""
     slowest_first = sorted(chosen, key=lambda attack: -RELATIVE_COST.get(attack, 0))
-    tasks = (delayed(_attack_task)(a, counts, targets, encoded, seed) for a in slowest_first)
+    tasks = [(attack, counts, targets, encoded, seed) for attack in slowest_first]
     found = {}
-    for attack, columns in Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks):
+    for attack, columns in _in_parallel(_attack_task, tasks, jobs, run_tasks):
         if isinstance(columns, str):
             raise AuditInputError(
                 f"the {attack} attack cannot run on these tables: {columns}",
@@ -489,6 +532,7 @@ def _measure(
     settings: AuditSettings,
     jobs: int,
     steps: _Steps,
+    run_tasks: TaskRunner | None = None,
 ) -> tuple[tuple[AttackResult, ...], LeakTest | None]:
     """The attack results, with metrics and the verdict when there are non-members."""
     several = len({count for _, count, _ in scores if count is not None}) > 1
@@ -507,8 +551,8 @@ def _measure(
             permutations=settings.permutations,
             seed=seed,
         )
-        tasks = (
-            delayed(_metrics_task)(
+        tasks = [
+            (
                 key,
                 values[:split],
                 values[split:],
@@ -516,8 +560,8 @@ def _measure(
                 (leak_test.p_values[key], leak_test.p_values_adjusted[key]),
             )
             for key, (_, _, values) in keyed.items()
-        )
-        for key, measured in Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks):
+        ]
+        for key, measured in _in_parallel(_metrics_task, tasks, jobs, run_tasks):
             steps(f"metrics {key}")
             metrics[key] = measured
     return tuple(
@@ -602,6 +646,7 @@ def run_audit(
     permutations: int = PERMUTATIONS,
     read_options: ReadOptions | None = None,
     allow_overlap: bool = False,
+    run_tasks: TaskRunner | None = None,
 ) -> AuditResult:
     """Run the membership attacks on a synthetic release and measure them.
 
@@ -637,6 +682,10 @@ def run_audit(
     allow_overlap
         Audit even when members appear among the non-members or in the reference (a note says
         so) instead of raising.
+    run_tasks
+        Where the attacks and their metrics run (see :data:`TaskRunner`), instead of ``jobs``
+        local worker processes: the same results, bit for bit, given the same library
+        versions (checked on a worker before any attack).
 
     Raises
     ------
@@ -678,9 +727,17 @@ def run_audit(
         alpha=alpha,
         permutations=permutations,
     )
-    scores = _run_attacks(chosen, counts, targets, encoded, seed, jobs, steps)
+    if run_tasks is not None:
+        _check_workers(run_tasks)
+    scores = _run_attacks(chosen, counts, targets, encoded, seed, jobs, steps, run_tasks)
     finished, leak_test = _measure(
-        scores, encoded.members.shape[0], encoded.nonmembers is not None, settings, jobs, steps
+        scores,
+        encoded.members.shape[0],
+        encoded.nonmembers is not None,
+        settings,
+        jobs,
+        steps,
+        run_tasks,
     )
     steps("done")
     exposed = _exposed(finished[0], tables, encoded, columns, EXPOSED_MEMBERS, NEIGHBOURS_SHOWN)
