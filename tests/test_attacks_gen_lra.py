@@ -240,6 +240,20 @@ def test_ties_beyond_the_first_kd_tree_query_are_resolved() -> None:
     assert indices.tolist() == [list(range(10, 35))] * 2
 
 
+@pytest.mark.parametrize("k", [1, 2, 5, 20])
+def test_nearest_is_the_brute_force_order_by_distance_then_row(k: int) -> None:
+    rng = np.random.default_rng(k)
+    # Whole-number points: distances are exact in both computations, and ties are many.
+    synthetic = rng.integers(0, 4, size=(300, 3)).astype(float)
+    queries = rng.integers(0, 4, size=(60, 3)).astype(float)
+    distances, indices = nearest(synthetic, queries, k)
+    exact = np.sqrt(((queries[:, None, :] - synthetic[None, :, :]) ** 2).sum(axis=-1))
+    rows = np.broadcast_to(np.arange(synthetic.shape[0]), exact.shape)
+    order = np.lexsort((rows, exact), axis=-1)[:, :k]
+    assert indices.tolist() == order.tolist()
+    assert np.array_equal(distances, np.take_along_axis(exact, order, axis=1))
+
+
 def test_a_memorised_record_scores_higher_than_a_fresh_one() -> None:
     rng = np.random.default_rng(5)
     reference = rng.normal(size=(200, 3))
