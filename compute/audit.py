@@ -31,6 +31,7 @@ several, one result per ``k`` named ``gen_lra_k5``, ``gen_lra_k20``, …
 from __future__ import annotations
 
 import importlib.metadata
+import math
 import platform
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -86,7 +87,7 @@ NEIGHBOURS_SHOWN = 3
 LOGAN_SAMPLE_PASSES = 1_000_000
 """LOGAN trains for about this many record presentations (20 to 200 epochs): 200 on small data."""
 RELATIVE_COST = {"logan": 9, "gen_lra": 8, "mc": 7, "classifier": 6, "domias": 5, "dpi": 4}
-"""Rough order of the attacks' running times, so that the slowest start first in parallel."""
+"""Rough order of the attacks' running times on tables of one size (ties in :func:`_cost`)."""
 HIGH_DIMENSION = 20
 """Above this many features a Gaussian KDE needs far more records than an audit has."""
 
@@ -455,6 +456,25 @@ def _attack_task(
             return attack, str(error)
 
 
+def _cost(attack: str, counts: Sequence[int], targets: int, encoded: EncodedTables) -> float:
+    """Rough CPU seconds of an attack, to start the slowest first (only the order depends on it).
+
+    Fitted to one core's times at 10,000 rows per table and 10 columns (``make bench``):
+    LOGAN trains on about a million records whatever the size, Gen-LRA sums a kernel per
+    target, neighbour and reference record, the random forest grows with ``n log n`` of
+    reference plus synthetic records; the others are cheaper and keep their order.
+    """
+    reference, synthetic = int(encoded.reference.shape[0]), int(encoded.synthetic.shape[0])
+    if attack == "logan":
+        return 25.0
+    if attack == "gen_lra":
+        return 25.0 * targets * max(counts) * reference / (20_000 * 20 * 10_000)
+    if attack == "classifier":
+        pooled = reference + synthetic
+        return 14.0 * pooled * math.log(pooled) / (20_000 * math.log(20_000))
+    return float(RELATIVE_COST.get(attack, 0)) / 2
+
+
 def _in_parallel(
     function: Callable[..., Any],
     tasks: Sequence[Sequence[Any]],
@@ -500,7 +520,13 @@ def _run_attacks(
     run_tasks: TaskRunner | None = None,
 ) -> list[tuple[str, int | None, FloatArray]]:
     """Every attack's scores of the targets as ``(attack, k, scores)``, in report order."""
-    slowest_first = sorted(chosen, key=lambda attack: -RELATIVE_COST.get(attack, 0))
+    slowest_first = sorted(
+        chosen,
+        key=lambda attack: (
+            -_cost(attack, counts, targets.shape[0], encoded),
+            -RELATIVE_COST.get(attack, 0),
+        ),
+    )
     tasks = [(attack, counts, targets, encoded, seed) for attack in slowest_first]
     found = {}
     for attack, columns in _in_parallel(_attack_task, tasks, jobs, run_tasks):
