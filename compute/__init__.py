@@ -80,7 +80,25 @@ The lesson modules in :mod:`compute.lessons` call these to build the pages; a
 library module never imports a lesson, and library modules import one another
 relatively (``from .ngram import exposure``), so the folder can move as a whole.
 
->>> from compute.ngram import exposure
+The folder has one import name, ``privacy_explorer.compute``: the wheel installs the
+library there and the editable install of a checkout maps this folder there, lessons
+included. Lessons, tests and the audit all import it so (the ``compute.x`` above names
+the file ``compute/x.py``). Imported as plain ``compute`` (the checkout's folder on
+``sys.path``) it refuses, because a second name would make a second copy of every module
+in the same process: two ``AuditResult`` classes, two caches, two random states.
+
+>>> from privacy_explorer.compute.ngram import exposure
 >>> exposure([-3.2, -1.0, -1.0, -7.5], canary_index=1)
 1.0
 """
+
+ONE_NAME = "privacy_explorer.compute"
+"""The one import name of this folder."""
+
+if __name__ != ONE_NAME:
+    raise ImportError(
+        f"{__file__} is the library {ONE_NAME}; import it under that one name "
+        f"(e.g. from {ONE_NAME}.ngram import exposure), not as {__name__!r}, so that a "
+        "process holds one copy of each of its modules",
+        name=__name__,
+    )

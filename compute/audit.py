@@ -31,10 +31,12 @@ several, one result per ``k`` named ``gen_lra_k5``, ``gen_lra_k20``, …
 from __future__ import annotations
 
 import importlib.metadata
+import math
 import platform
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -48,8 +50,7 @@ from .attacks import (
     SingularCovarianceError,
     TprAtFpr,
     auc,
-    bootstrap_auc_ci,
-    bootstrap_tpr_ci,
+    bootstrap_intervals,
     closer_than_fresh_test,
     fit_kde,
     roc_curve,
@@ -88,7 +89,7 @@ NEIGHBOURS_SHOWN = 3
 LOGAN_SAMPLE_PASSES = 1_000_000
 """LOGAN trains for about this many record presentations (20 to 200 epochs): 200 on small data."""
 RELATIVE_COST = {"logan": 9, "gen_lra": 8, "mc": 7, "classifier": 6, "domias": 5, "dpi": 4}
-"""Rough order of the attacks' running times, so that the slowest start first in parallel."""
+"""Rough order of the attacks' running times on tables of one size (ties in :func:`_cost`)."""
 HIGH_DIMENSION = 20
 """Above this many features a Gaussian KDE needs far more records than an audit has."""
 NEAR_COPY_SHARE = 0.01
@@ -101,6 +102,13 @@ KDE_SAMPLES = {
     "density": ("synthetic",),
 }
 """Which tables each KDE-based attack fits a Gaussian KDE to (checked before any attack runs)."""
+
+TaskRunner = Callable[[Callable[..., Any], Sequence[Sequence[Any]]], Iterable[Any]]
+"""``run_tasks(function, tasks)``: ``function(*task)`` for every task, somewhere (worker
+processes of another machine, say), yielding the results in task order as they are ready.
+``explorer audit --scheduler`` passes a Dask cluster's (``privacy_explorer.cluster.Cluster.run``).
+Each task is deterministic (one attack's scores of every target, one result's metrics), so the
+results are the same bits wherever the tasks run, given the same library versions."""
 
 Progress = Callable[[str, int, int], None]
 """``progress(step, done, total)``: once at ``start``, then as each step finishes, then ``done``."""
@@ -384,18 +392,15 @@ def _metrics(
     fpr, tpr = roc_curve(members, nonmembers)
     # Named one by one: a **dict of options would hide a wrong type or name from mypy.
     n_boot, confidence = BOOTSTRAP_REPLICATES, CONFIDENCE
+    # One set of replicates for every interval: what bootstrap_auc_ci and bootstrap_tpr_ci give.
+    auc_ci, tpr_ci = bootstrap_intervals(
+        members, nonmembers, FPRS, n_boot=n_boot, confidence=confidence, seed=seed
+    )
     return AttackMetrics(
         auc=auc(members, nonmembers),
-        auc_ci=bootstrap_auc_ci(
-            members, nonmembers, n_boot=n_boot, confidence=confidence, seed=seed
-        ),
+        auc_ci=auc_ci,
         tpr_at_fpr={rate: tpr_at_fpr(members, nonmembers, rate) for rate in FPRS},
-        tpr_ci={
-            rate: bootstrap_tpr_ci(
-                members, nonmembers, rate, n_boot=n_boot, confidence=confidence, seed=seed
-            )
-            for rate in FPRS
-        },
+        tpr_ci=tpr_ci,
         roc_fpr=fpr,
         roc_tpr=tpr,
         tpr_exact={
@@ -488,6 +493,59 @@ def _attack_task(
             return attack, str(error)
 
 
+def _cost(attack: str, counts: Sequence[int], targets: int, encoded: EncodedTables) -> float:
+    """Rough CPU seconds of an attack, to start the slowest first (only the order depends on it).
+
+    Fitted to one core's times at 10,000 rows per table and 10 columns (``make bench``):
+    LOGAN trains on about a million records whatever the size, Gen-LRA sums a kernel per
+    target, neighbour and reference record, the random forest grows with ``n log n`` of
+    reference plus synthetic records; the others are cheaper and keep their order.
+    """
+    reference, synthetic = int(encoded.reference.shape[0]), int(encoded.synthetic.shape[0])
+    if attack == "logan":
+        return 25.0
+    if attack == "gen_lra":
+        return 25.0 * targets * max(counts) * reference / (20_000 * 20 * 10_000)
+    if attack == "classifier":
+        pooled = reference + synthetic
+        return 14.0 * pooled * math.log(pooled) / (20_000 * math.log(20_000))
+    return float(RELATIVE_COST.get(attack, 0)) / 2
+
+
+def _in_parallel(
+    function: Callable[..., Any],
+    tasks: Sequence[Sequence[Any]],
+    jobs: int,
+    run_tasks: TaskRunner | None,
+) -> Iterable[Any]:
+    """``function(*task)`` for every task: through ``run_tasks`` when given (in task order),
+    else in ``jobs`` joblib worker processes (in the order they finish)."""
+    if run_tasks is not None:
+        return run_tasks(function, tasks)
+    finished: Iterable[Any] = Parallel(n_jobs=jobs, return_as="generator_unordered")(
+        delayed(function)(*task) for task in tasks
+    )
+    return finished
+
+
+def _check_workers(run_tasks: TaskRunner) -> None:
+    """Refuse workers whose library versions differ from this process's (other numbers)."""
+    here = library_versions()
+    (there,) = list(run_tasks(library_versions, [()]))
+    if there != here:
+        differ = ", ".join(
+            f"{name} {there.get(name)} there, {version} here"
+            for name, version in here.items()
+            if there.get(name) != version
+        )
+        raise AuditInputError(
+            f"the workers run other versions than this audit ({differ}), so their numbers "
+            "could differ from a local run",
+            fix="install the same packages on every worker (pip install -c constraints.txt "
+            "'.[cluster]' in the same checkout), or audit without --scheduler",
+        )
+
+
 def _run_attacks(
     chosen: Sequence[str],
     counts: Sequence[int],
@@ -496,12 +554,19 @@ def _run_attacks(
     seed: int,
     jobs: int,
     steps: _Steps,
+    run_tasks: TaskRunner | None = None,
 ) -> list[tuple[str, int | None, FloatArray]]:
     """Every attack's scores of the targets as ``(attack, k, scores)``, in report order."""
-    slowest_first = sorted(chosen, key=lambda attack: -RELATIVE_COST.get(attack, 0))
-    tasks = (delayed(_attack_task)(a, counts, targets, encoded, seed) for a in slowest_first)
+    slowest_first = sorted(
+        chosen,
+        key=lambda attack: (
+            -_cost(attack, counts, targets.shape[0], encoded),
+            -RELATIVE_COST.get(attack, 0),
+        ),
+    )
+    tasks = [(attack, counts, targets, encoded, seed) for attack in slowest_first]
     found = {}
-    for attack, columns in Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks):
+    for attack, columns in _in_parallel(_attack_task, tasks, jobs, run_tasks):
         if isinstance(columns, str):
             raise AuditInputError(
                 f"the {attack} attack cannot run on these tables: {columns}",
@@ -530,6 +595,7 @@ def _measure(
     settings: AuditSettings,
     jobs: int,
     steps: _Steps,
+    run_tasks: TaskRunner | None = None,
 ) -> tuple[tuple[AttackResult, ...], LeakTest | None]:
     """The attack results, with metrics and the verdict when there are non-members."""
     several = len({count for _, count, _ in scores if count is not None}) > 1
@@ -548,8 +614,8 @@ def _measure(
             permutations=settings.permutations,
             seed=seed,
         )
-        tasks = (
-            delayed(_metrics_task)(
+        tasks = [
+            (
                 key,
                 values[:split],
                 values[split:],
@@ -557,8 +623,8 @@ def _measure(
                 (leak_test.p_values[key], leak_test.p_values_adjusted[key]),
             )
             for key, (_, _, values) in keyed.items()
-        )
-        for key, measured in Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks):
+        ]
+        for key, measured in _in_parallel(_metrics_task, tasks, jobs, run_tasks):
             steps(f"metrics {key}")
             metrics[key] = measured
     return tuple(
@@ -643,6 +709,7 @@ def run_audit(
     permutations: int = PERMUTATIONS,
     read_options: ReadOptions | None = None,
     allow_overlap: bool = False,
+    run_tasks: TaskRunner | None = None,
 ) -> AuditResult:
     """Run the membership attacks on a synthetic release and measure them.
 
@@ -678,6 +745,10 @@ def run_audit(
     allow_overlap
         Audit even when members appear among the non-members or in the reference (a note says
         so) instead of raising.
+    run_tasks
+        Where the attacks and their metrics run (see :data:`TaskRunner`), instead of ``jobs``
+        local worker processes: the same results, bit for bit, given the same library
+        versions (checked on a worker before any attack).
 
     Raises
     ------
@@ -719,9 +790,17 @@ def run_audit(
         alpha=alpha,
         permutations=permutations,
     )
-    scores = _run_attacks(chosen, counts, targets, encoded, seed, jobs, steps)
+    if run_tasks is not None:
+        _check_workers(run_tasks)
+    scores = _run_attacks(chosen, counts, targets, encoded, seed, jobs, steps, run_tasks)
     finished, leak_test = _measure(
-        scores, encoded.members.shape[0], encoded.nonmembers is not None, settings, jobs, steps
+        scores,
+        encoded.members.shape[0],
+        encoded.nonmembers is not None,
+        settings,
+        jobs,
+        steps,
+        run_tasks,
     )
     steps("done")
     exposed = _exposed(finished[0], tables, encoded, columns, EXPOSED_MEMBERS, NEIGHBOURS_SHOWN)

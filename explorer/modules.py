@@ -87,11 +87,32 @@ def known_modules(compute_dir: Path) -> list[str]:
     return sorted(names)
 
 
-def _local_imports(path: Path, root: Path) -> Iterator[Path]:
-    """Project files that ``path`` imports (``compute.x``, ``from compute import x``, relative)."""
+LIBRARY = "privacy_explorer.compute"
+"""The one import name of the library layer (``compute/`` without its lessons).
+
+The wheel installs ``compute/`` there; the editable install of a checkout maps the
+checkout's ``compute/`` folder (lessons included) to it. Lessons and tests of the course import
+the library only under this name, so a process holds one module object per file.
+"""
+
+
+def library_folder() -> Path:
+    """The folder that :data:`LIBRARY` is imported from (found without importing it)."""
+    spec = importlib.util.find_spec(LIBRARY)
+    assert spec is not None and spec.origin is not None, f"{LIBRARY} is not installed"
+    return Path(spec.origin).parent
+
+
+def _local_imports(path: Path, root: Path, library: Path) -> Iterator[Path]:
+    """Project and library files that ``path`` imports.
+
+    ``compute.x`` and ``from compute import x`` are the project's ``compute/`` folder,
+    ``privacy_explorer.compute.x`` is the library in ``library``; relative imports too.
+    """
     tree = ast.parse(path.read_text("utf-8"), filename=str(path))
     for node in ast.walk(tree):
         names: list[str] = []
+        candidates: list[Path] = []
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -99,22 +120,30 @@ def _local_imports(path: Path, root: Path) -> Iterator[Path]:
                 base = path.parent
                 for _ in range(node.level - 1):
                     base = base.parent
-                parts = (node.module or "").split(".") if node.module else []
-                names = [
-                    ".".join([*base.relative_to(root).parts, *parts, alias.name])
-                    for alias in node.names
-                ] + [".".join([*base.relative_to(root).parts, *parts])]
+                folder = base.joinpath(*node.module.split(".")) if node.module else base
+                candidates = [folder] + [folder / alias.name for alias in node.names]
             elif node.module:
                 names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
         for name in names:
-            candidate = root.joinpath(*name.split("."))
+            parts = name.split(".")
+            if name == LIBRARY or name.startswith(LIBRARY + "."):
+                candidates.append(library.joinpath(*parts[2:]))
+            else:
+                candidates.append(root.joinpath(*parts))
+        for candidate in candidates:
             for file in (candidate.with_suffix(".py"), candidate / "__init__.py"):
                 if file.is_file():
                     yield file
 
 
-def source_digest(path: Path, root: Path) -> str:
-    """SHA-256 of ``path`` and, recursively, of every project file it imports."""
+def source_digest(path: Path, root: Path, library: Path | None = None) -> str:
+    """SHA-256 of ``path`` and, recursively, of every project and library file it imports.
+
+    ``library`` is the folder of :data:`LIBRARY` (by default the installed one). A file is
+    named by its path in the project, or, outside it (an installed wheel), in the library.
+    """
+    library = (library or library_folder()).resolve()
+    root = root.resolve()
     seen: dict[Path, bytes] = {}
     todo = [path.resolve()]
     while todo:
@@ -122,10 +151,14 @@ def source_digest(path: Path, root: Path) -> str:
         if current in seen:
             continue
         seen[current] = current.read_bytes()
-        todo.extend(p.resolve() for p in _local_imports(current, root))
+        todo.extend(p.resolve() for p in _local_imports(current, root, library))
     digest = hashlib.sha256()
     for file in sorted(seen):
-        digest.update(str(file.relative_to(root)).encode() + b"\0" + seen[file] + b"\0")
+        if file.is_relative_to(root):
+            name = str(file.relative_to(root))
+        else:
+            name = str(Path(*LIBRARY.split(".")) / file.relative_to(library))
+        digest.update(name.encode() + b"\0" + seen[file] + b"\0")
     return digest.hexdigest()
 
 

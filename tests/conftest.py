@@ -75,6 +75,17 @@ def cold_sample_project(tmp_path: Path) -> Path:
     return target
 
 
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    """The address of a running Dask LocalCluster of two worker processes (for --scheduler)."""
+    import distributed
+
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+    ) as local:
+        yield local.scheduler_address
+
+
 @pytest.fixture(scope="session")
 def sample_assets(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The asset cache of the sample project (chart SVGs, font subsets, the Vega bundle),

@@ -39,8 +39,8 @@ def _point_key(point: dict[str, Any]) -> str:
 
 def verdict_table() -> dict[str, Any]:
     """Every grid point's verdict, in the compact form the golden file stores."""
-    from compute.lessons.licenses import GRID
-    from compute.licensing import evaluate
+    from privacy_explorer.compute.lessons.licenses import GRID
+    from privacy_explorer.compute.licensing import evaluate
 
     reasons: dict[str, int] = {}
     conditions: dict[str, int] = {}

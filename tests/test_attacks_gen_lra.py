@@ -11,8 +11,8 @@ import pytest
 from scipy import stats
 from threadpoolctl import threadpool_limits
 
-from compute.attacks import SingularCovarianceError, gen_lra_scores
-from compute.attacks.neighbours import nearest
+from privacy_explorer.compute.attacks import SingularCovarianceError, gen_lra_scores
+from privacy_explorer.compute.attacks.neighbours import nearest
 
 HOUSING = Path(__file__).parent / "data" / "synth-mia-housing"
 
@@ -176,7 +176,7 @@ def test_neighbours_far_from_every_reference_record_are_exact() -> None:
     # Every reference kernel underflows at these synthetic records, so the log-sum-exp
     # shifts those rows by their largest exponent; the scores are large, so the comparison
     # is relative.
-    import compute.attacks.gen_lra as module
+    import privacy_explorer.compute.attacks.gen_lra as module
 
     rng = np.random.default_rng(10)
     reference = rng.normal(size=(50, 2))
@@ -240,6 +240,20 @@ def test_ties_beyond_the_first_kd_tree_query_are_resolved() -> None:
     assert indices.tolist() == [list(range(10, 35))] * 2
 
 
+@pytest.mark.parametrize("k", [1, 2, 5, 20])
+def test_nearest_is_the_brute_force_order_by_distance_then_row(k: int) -> None:
+    rng = np.random.default_rng(k)
+    # Whole-number points: distances are exact in both computations, and ties are many.
+    synthetic = rng.integers(0, 4, size=(300, 3)).astype(float)
+    queries = rng.integers(0, 4, size=(60, 3)).astype(float)
+    distances, indices = nearest(synthetic, queries, k)
+    exact = np.sqrt(((queries[:, None, :] - synthetic[None, :, :]) ** 2).sum(axis=-1))
+    rows = np.broadcast_to(np.arange(synthetic.shape[0]), exact.shape)
+    order = np.lexsort((rows, exact), axis=-1)[:, :k]
+    assert indices.tolist() == order.tolist()
+    assert np.array_equal(distances, np.take_along_axis(exact, order, axis=1))
+
+
 def test_a_memorised_record_scores_higher_than_a_fresh_one() -> None:
     rng = np.random.default_rng(5)
     reference = rng.normal(size=(200, 3))
@@ -299,8 +313,8 @@ def test_invalid_inputs_raise_clear_errors(change: dict, message: str) -> None:
 
 def test_the_refitting_reference_is_the_brute_force_definition() -> None:
     """The library's slow reference (for pages and audits) equals this file's brute force."""
-    from compute.attacks.gen_lra import refitted_gen_lra_scores
-    from compute.audit_experiments import SilvermanMultiple
+    from privacy_explorer.compute.attacks.gen_lra import refitted_gen_lra_scores
+    from privacy_explorer.compute.audit_experiments import SilvermanMultiple
 
     rng = np.random.default_rng(11)
     mixing = well_conditioned_mixing(rng, 3)
@@ -320,7 +334,7 @@ def test_the_log_sum_exp_is_exact_for_rows_far_below_underflow() -> None:
     """Rows shifted, exponents floored below e^-700: equal to SciPy's logsumexp to rounding."""
     from scipy.special import logsumexp
 
-    from compute.attacks.gen_lra import _log_sum_exp_of_nonpositive
+    from privacy_explorer.compute.attacks.gen_lra import _log_sum_exp_of_nonpositive
 
     rng = np.random.default_rng(4)
     rows = -np.vstack([rng.uniform(0, 50, 40), rng.uniform(600, 900, 40), rng.uniform(0, 3000, 40)])

@@ -10,8 +10,8 @@ import pytest
 from scipy import stats
 from threadpoolctl import threadpool_limits
 
-from compute.attacks import SingularCovarianceError, fit_kde, kde_logpdf
-from compute.attacks.kde import KDESample, bandwidth_factor, floored_log
+from privacy_explorer.compute.attacks import SingularCovarianceError, fit_kde, kde_logpdf
+from privacy_explorer.compute.attacks.kde import KDESample, bandwidth_factor, floored_log
 
 
 @pytest.fixture(autouse=True, scope="module")

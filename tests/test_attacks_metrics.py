@@ -12,7 +12,7 @@ from scipy import stats
 from sklearn.metrics import roc_auc_score
 from sklearn.metrics import roc_curve as sklearn_roc_curve
 
-from compute.attacks import auc_error, metrics
+from privacy_explorer.compute.attacks import auc_error, metrics
 
 HYPOTHESIS = settings(database=None, deadline=None, max_examples=200)
 
@@ -226,6 +226,36 @@ def test_bootstrap_tpr_ci_conservative_rule() -> None:
         members, nonmembers, 0.1, interpolate=False, n_boot=100, seed=4
     )
     assert result == pytest.approx(tuple(expected), abs=1e-12)
+
+
+@pytest.mark.parametrize("interpolate", [True, False])
+@pytest.mark.parametrize("batch_elements", [1 << 22, 500])  # one batch, then many small ones
+def test_bootstrap_intervals_at_once_equal_the_separate_intervals_bit_for_bit(
+    monkeypatch: pytest.MonkeyPatch, interpolate: bool, batch_elements: int
+) -> None:
+    monkeypatch.setattr(metrics, "_BOOTSTRAP_BATCH_ELEMENTS", batch_elements)
+    rng = np.random.default_rng(9)
+    members, nonmembers = tied_sample(rng, 70, 0.4), tied_sample(rng, 90, 0.0)
+    rates = (0.0, 0.001, 0.01, 0.1, 0.5)
+    auc_ci, tpr_ci = metrics.bootstrap_intervals(
+        members, nonmembers, rates, interpolate=interpolate, n_boot=250, confidence=0.9, seed=12
+    )
+    assert auc_ci == metrics.bootstrap_auc_ci(
+        members, nonmembers, n_boot=250, confidence=0.9, seed=12
+    )
+    assert tpr_ci == {
+        rate: metrics.bootstrap_tpr_ci(
+            members,
+            nonmembers,
+            rate,
+            interpolate=interpolate,
+            n_boot=250,
+            confidence=0.9,
+            seed=12,
+        )
+        for rate in rates
+    }
+    assert list(tpr_ci) == list(rates)
 
 
 def test_bootstrap_is_deterministic_for_a_seed_and_batches_large_inputs() -> None:

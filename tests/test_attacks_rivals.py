@@ -13,7 +13,7 @@ from sklearn.ensemble import RandomForestClassifier
 from sklearn.neighbors import NearestNeighbors
 from threadpoolctl import threadpool_limits
 
-from compute.attacks import (
+from privacy_explorer.compute.attacks import (
     ATTACKS,
     classifier_scores,
     dcr_diff_scores,
@@ -23,6 +23,7 @@ from compute.attacks import (
     dpi_scores,
     logan_scores,
     monte_carlo_scores,
+    rivals,
 )
 
 
@@ -95,6 +96,53 @@ def test_monte_carlo_with_a_given_radius(tables) -> None:
     expected = (cdist(targets, synthetic) < 1.2).mean(axis=1)
     scores = monte_carlo_scores(targets, reference, synthetic, radius=1.2)
     np.testing.assert_allclose(scores, expected)
+
+
+def all_pairs_monte_carlo(
+    targets: np.ndarray, synthetic: np.ndarray, radius: float | None = None
+) -> np.ndarray:
+    """The Monte Carlo attack by comparing every pair (its implementation before the KD-tree)."""
+    squared = np.sum((targets[:, None, :] - synthetic[None, :, :]) ** 2, axis=-1)
+    threshold = float(np.median(squared.min(axis=1))) if radius is None else radius**2
+    return np.asarray((squared < threshold).mean(axis=1))
+
+
+def monte_carlo_cases() -> Iterator[tuple[str, np.ndarray, np.ndarray]]:
+    rng = np.random.default_rng(4)
+    for columns in (1, 3, 8, 10, 13, 17):  # below and above numpy's 8-wide summation blocks
+        yield (
+            f"gaussian-{columns}",
+            rng.normal(size=(300, columns)),
+            rng.normal(size=(250, columns)),
+        )
+    # Integer grids: squared distances are whole numbers, so many equal the threshold exactly.
+    grid = rng.integers(0, 10, size=(400, 3)).astype(float)
+    yield "integer-grid", grid[:200], grid[200:]
+    # Copies: many targets at distance 0, and duplicated synthetic records.
+    synthetic = np.repeat(rng.normal(size=(60, 4)), 3, axis=0)
+    yield "copies", np.vstack([synthetic[:100], rng.normal(size=(100, 4))]), synthetic
+
+
+@pytest.mark.parametrize("through_every_pair", [False, True])
+@pytest.mark.parametrize(
+    ("name", "targets", "synthetic"), list(monte_carlo_cases()), ids=lambda v: str(v)[:14]
+)
+def test_monte_carlo_through_the_tree_is_the_all_pairs_comparison_bit_for_bit(
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    targets: np.ndarray,
+    synthetic: np.ndarray,
+    through_every_pair: bool,
+) -> None:
+    if through_every_pair:  # more candidate pairs than the budget: every pair, in chunks
+        monkeypatch.setattr(rivals, "_CANDIDATE_PAIRS", 0)
+    reference = synthetic[:10]
+    for radius in (None, 0.7, 2.0):
+        expected = all_pairs_monte_carlo(targets, synthetic, radius)
+        found = monte_carlo_scores(targets, reference, synthetic, radius=radius)
+        assert np.array_equal(found, expected), (name, radius)
+        if radius is None:  # the median radius: some targets have records inside, some none
+            assert 0 < np.mean(expected > 0) < 1, name
 
 
 def test_dpi_is_the_share_of_synthetic_neighbours(tables) -> None:

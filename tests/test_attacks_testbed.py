@@ -22,7 +22,7 @@ import pytest
 from sklearn.preprocessing import StandardScaler
 from threadpoolctl import threadpool_limits
 
-from compute.attacks import (
+from privacy_explorer.compute.attacks import (
     auc,
     dcr_diff_scores,
     dcr_scores,

@@ -12,10 +12,10 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner, Result
 
-from compute.audit import ATTACK_KEYS, results_json, run_audit, scores_table
-from compute.audit_data import AuditInputError
 from privacy_explorer.audit_output import MARKER
 from privacy_explorer.cli import cli
+from privacy_explorer.compute.audit import ATTACK_KEYS, results_json, run_audit, scores_table
+from privacy_explorer.compute.audit_data import AuditInputError
 
 REPO = Path(__file__).resolve().parent.parent
 HOUSING = REPO / "tests" / "data" / "synth-mia-housing"

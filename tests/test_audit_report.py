@@ -16,8 +16,6 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner, Result
 
-from compute.dp_bounds import tpr_bound
-from compute.synthetic import simulation_split, two_d_population
 from privacy_explorer import __version__, audit_output
 from privacy_explorer.audit_cli import audit_library
 from privacy_explorer.audit_output import MARKER, OUTPUTS, AuditError, write_outputs
@@ -30,6 +28,8 @@ from privacy_explorer.audit_report import (
     report_date,
 )
 from privacy_explorer.cli import cli
+from privacy_explorer.compute.dp_bounds import tpr_bound
+from privacy_explorer.compute.synthetic import simulation_split, two_d_population
 from privacy_explorer.output import read_marker
 
 # The module the command itself calls (the report is typed against it).

@@ -11,12 +11,12 @@ import pytest
 from click.testing import CliRunner, Result
 from scipy import stats
 
-from compute.attacks import clopper_pearson, tpr_at_fpr_exact
-from compute.audit import run_audit
-from compute.audit_calibration import simulated_verdict
-from compute.audit_verdict import leak_verdict
-from compute.synthetic import simulation_split, two_d_population
 from privacy_explorer.cli import cli
+from privacy_explorer.compute.attacks import clopper_pearson, tpr_at_fpr_exact
+from privacy_explorer.compute.audit import run_audit
+from privacy_explorer.compute.audit_calibration import simulated_verdict
+from privacy_explorer.compute.audit_verdict import leak_verdict
+from privacy_explorer.compute.synthetic import simulation_split, two_d_population
 
 REPO = Path(__file__).resolve().parent.parent
 HOUSING = REPO / "tests" / "data" / "synth-mia-housing"

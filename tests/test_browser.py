@@ -12,7 +12,7 @@ import pytest
 from lessonpage import PREFIX, READY, TIMEOUT_MS, LessonPage, Site, open_page, settle
 from playwright.sync_api import Browser, BrowserContext
 
-from compute.lessons import differential_privacy as dp
+from privacy_explorer.compute.lessons import differential_privacy as dp
 from privacy_explorer.lesson import LANGUAGES
 
 SLUG = "03-differential-privacy"

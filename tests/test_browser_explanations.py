@@ -16,8 +16,8 @@ import pytest
 from lessonpage import LessonPage, Site
 from playwright.sync_api import BrowserContext, Page
 
-from compute.lessons import differential_privacy as dp
-from compute.lessons import membership as mi
+from privacy_explorer.compute.lessons import differential_privacy as dp
+from privacy_explorer.compute.lessons import membership as mi
 from privacy_explorer.lesson import LANGUAGES
 
 MI = LessonPage(mi, "02-membership-inference")

@@ -16,8 +16,8 @@ import yaml
 from lessonpage import PREFIX, TIMEOUT_MS, LessonPage, Site, open_page
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from compute import licensing
-from compute.lessons import licenses as lic
+from privacy_explorer.compute import licensing
+from privacy_explorer.compute.lessons import licenses as lic
 from privacy_explorer.lesson import LANGUAGES
 from privacy_explorer.project import builtin_templates_dir
 

@@ -12,7 +12,7 @@ import pytest
 from lessonpage import LessonPage, Site
 from playwright.sync_api import BrowserContext, Page
 
-from compute.lessons import membership as mi
+from privacy_explorer.compute.lessons import membership as mi
 from privacy_explorer.lesson import LANGUAGES
 
 SLUG = "02-membership-inference"

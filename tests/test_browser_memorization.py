@@ -12,8 +12,8 @@ import pytest
 from lessonpage import READY, LessonPage, Site, open_page
 from playwright.sync_api import BrowserContext, Page
 
-from compute.lessons import memorization as mem
-from compute.lessons.style import VERMILLION
+from privacy_explorer.compute.lessons import memorization as mem
+from privacy_explorer.compute.lessons.style import VERMILLION
 from privacy_explorer.lesson import LANGUAGES
 
 SLUG = "01-memorization"

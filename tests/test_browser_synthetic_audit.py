@@ -16,8 +16,8 @@ import pytest
 from lessonpage import LessonPage, Site, Watch, built_results
 from playwright.sync_api import BrowserContext, Page
 
-from compute.lessons import synthetic_audit as sa
 from privacy_explorer.build import BuildReport
+from privacy_explorer.compute.lessons import synthetic_audit as sa
 from privacy_explorer.lesson import LANGUAGES
 from privacy_explorer.runner import dumps, json_ready
 

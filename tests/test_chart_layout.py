@@ -10,9 +10,6 @@ from typing import Any
 import altair as alt
 import pytest
 
-from compute.lessons import differential_privacy as dp
-from compute.lessons import membership, membership_charts, memorization
-from compute.lessons.style import across, fixed_width
 from privacy_explorer.charts import (
     MIN_FONT_SIZE,
     TEXT_SIZES,
@@ -20,6 +17,9 @@ from privacy_explorer.charts import (
     is_responsive,
     responsive,
 )
+from privacy_explorer.compute.lessons import differential_privacy as dp
+from privacy_explorer.compute.lessons import membership, membership_charts, memorization
+from privacy_explorer.compute.lessons.style import across, fixed_width
 from privacy_explorer.errors import ModuleError
 from privacy_explorer.lesson import LANGUAGES, Chart, Grid, Param
 

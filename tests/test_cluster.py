@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import shutil
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
-import distributed
 import pytest
 from click.testing import CliRunner
 
@@ -31,15 +29,6 @@ def tree(folder: Path) -> dict[str, bytes]:
         for path in sorted(folder.rglob("*"))
         if path.is_file()
     }
-
-
-@pytest.fixture(scope="module")
-def scheduler() -> Iterator[str]:
-    """The address of a running LocalCluster of two worker processes."""
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
-    ) as local:
-        yield local.scheduler_address
 
 
 def test_a_cluster_build_is_byte_identical_to_a_local_one(

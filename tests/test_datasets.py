@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from compute.datasets import (
+from privacy_explorer.compute.datasets import (
     CONCRETE_DTYPES,
     CONCRETE_FILE,
     DATA_DIR,

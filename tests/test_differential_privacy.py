@@ -14,13 +14,13 @@ import vl_convert
 from hypothesis import settings
 from scipy import stats
 
-from compute import laplace
-from compute.datasets import load_concrete
-from compute.dp_bounds import tpr_bound
-from compute.lessons import differential_privacy as dp
-from compute.lessons import differential_privacy_charts
-from compute.lessons.style import HEIGHT, WIDTH
 from privacy_explorer.charts import named_datasets
+from privacy_explorer.compute import laplace
+from privacy_explorer.compute.datasets import load_concrete
+from privacy_explorer.compute.dp_bounds import tpr_bound
+from privacy_explorer.compute.lessons import differential_privacy as dp
+from privacy_explorer.compute.lessons import differential_privacy_charts
+from privacy_explorer.compute.lessons.style import HEIGHT, WIDTH
 from privacy_explorer.lesson import Chart
 from privacy_explorer.runner import json_ready
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from compute import dp_bounds
+from privacy_explorer.compute import dp_bounds
 
 HYPOTHESIS = settings(database=None, deadline=None, max_examples=300)
 priors = st.floats(0.001, 0.999, allow_nan=False, allow_infinity=False)

@@ -19,8 +19,8 @@ from lessonpage import PREFIX, READY, TIMEOUT_MS, LessonPage, Site, open_page, s
 from playwright.sync_api import BrowserContext, Frame, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from compute.lessons import differential_privacy as dp
 from privacy_explorer.cli import cli
+from privacy_explorer.compute.lessons import differential_privacy as dp
 from privacy_explorer.lesson import LANGUAGES
 from privacy_explorer.serve import make_server
 

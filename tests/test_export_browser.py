@@ -20,7 +20,7 @@ from lazy_sample import add_cloud
 from lessonpage import READY, TIMEOUT_MS, LessonPage, Site, Watch, settle
 from playwright.sync_api import BrowserContext, Frame, Page
 
-from compute.lessons import differential_privacy as dp
+from privacy_explorer.compute.lessons import differential_privacy as dp
 from privacy_explorer.export import export
 from privacy_explorer.project import Project, load_project
 from privacy_explorer.serve import make_server

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from compute import licensing
+from privacy_explorer.compute import licensing
 
 REPO = Path(__file__).resolve().parent.parent
 GLOSSARY = yaml.safe_load((REPO / "content" / "glossary-ko.yml").read_text(encoding="utf-8"))

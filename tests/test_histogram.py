@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compute import histogram
+from privacy_explorer.compute import histogram
 
 HYPOTHESIS = settings(database=None, deadline=None, max_examples=300)
 any_values = st.lists(

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from compute import laplace
+from privacy_explorer.compute import laplace
 
 HYPOTHESIS = settings(database=None, deadline=None, max_examples=300)
 

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from markupsafe import escape
 
-from compute import licensing
-from compute.lessons import licenses as lesson
-from compute.licensing import CONDITIONS, LICENSES, RULES, Verdict, evaluate
 from privacy_explorer.build import build
+from privacy_explorer.compute import licensing
+from privacy_explorer.compute.lessons import licenses as lesson
+from privacy_explorer.compute.licensing import CONDITIONS, LICENSES, RULES, Verdict, evaluate
 from privacy_explorer.lazy import chunk_value, table_chunk_path, with_table_chunks
 from privacy_explorer.lesson import LANGUAGES
 from privacy_explorer.project import Project

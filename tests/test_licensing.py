@@ -17,9 +17,9 @@ from typing import Any
 import license_golden
 import pytest
 
-from compute import licensing as lic
-from compute.licensing import LICENSES
 from privacy_explorer import korean
+from privacy_explorer.compute import licensing as lic
+from privacy_explorer.compute.licensing import LICENSES
 
 REPO = Path(__file__).resolve().parent.parent
 

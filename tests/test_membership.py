@@ -17,13 +17,13 @@ import vl_convert
 from sklearn.metrics import roc_auc_score
 from sklearn.metrics import roc_curve as sklearn_roc_curve
 
-from compute.attacks import auc_error, metrics
-from compute.histogram import common_histogram, histogram_upper
-from compute.lessons import membership as mi
-from compute.lessons import membership_charts
-from compute.lessons.membership_noise import AucStep, auc_drop_readouts
-from compute.mlp import loss_scores, train_with_snapshots
 from privacy_explorer.charts import named_datasets
+from privacy_explorer.compute.attacks import auc_error, metrics
+from privacy_explorer.compute.histogram import common_histogram, histogram_upper
+from privacy_explorer.compute.lessons import membership as mi
+from privacy_explorer.compute.lessons import membership_charts
+from privacy_explorer.compute.lessons.membership_noise import AucStep, auc_drop_readouts
+from privacy_explorer.compute.mlp import loss_scores, train_with_snapshots
 from privacy_explorer.lesson import Chart
 from privacy_explorer.runner import json_ready
 

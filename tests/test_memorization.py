@@ -20,17 +20,17 @@ import pytest
 import vl_convert
 from hypothesis import settings
 
-from compute import ngram
-from compute.datasets import (
+from privacy_explorer.build import build
+from privacy_explorer.charts import named_datasets
+from privacy_explorer.compute import ngram
+from privacy_explorer.compute.datasets import (
     CONSTITUTION_FILE,
     DATA_DIR,
     SOURCES_FILE,
     DataIntegrityError,
     load_constitution,
 )
-from compute.lessons import memorization as mem
-from privacy_explorer.build import build
-from privacy_explorer.charts import named_datasets
+from privacy_explorer.compute.lessons import memorization as mem
 from privacy_explorer.lesson import LANGUAGES, Chart
 from privacy_explorer.project import Project
 from privacy_explorer.runner import json_ready

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from sklearn.exceptions import ConvergenceWarning
 
-from compute import mlp
-from compute.datasets import CONCRETE_INPUTS, CONCRETE_TARGET, load_concrete
+from privacy_explorer.compute import mlp
+from privacy_explorer.compute.datasets import CONCRETE_INPUTS, CONCRETE_TARGET, load_concrete
 
 SETTINGS = mlp.MLPSettings(hidden_units=32, learning_rate=0.02, batch_size=32, alpha=1e-5)
 SEED, MEMBERS, NONMEMBERS = 2017, 160, 160

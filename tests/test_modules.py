@@ -136,7 +136,10 @@ def test_the_course_recomputes_exactly_the_lessons_that_use_an_edited_library_mo
 
     def digests() -> dict[str, str]:
         lessons = tmp_path / "compute" / "lessons"
-        return {name: source_digest(lessons / f"{name}.py", tmp_path) for name in COURSE_LESSONS}
+        return {
+            name: source_digest(lessons / f"{name}.py", tmp_path, tmp_path / "compute")
+            for name in COURSE_LESSONS
+        }
 
     before = digests()
     with (tmp_path / "compute" / edited).open("a", encoding="utf-8") as file:

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compute import ngram
+from privacy_explorer.compute import ngram
 
 HYPOTHESIS = settings(database=None, deadline=None, max_examples=200)
 

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from scipy import stats
 from sklearn.metrics import roc_auc_score
 
-from compute.attacks import metrics
-from compute.attacks.stats import (
+from privacy_explorer.compute.attacks import metrics
+from privacy_explorer.compute.attacks.stats import (
     benjamini_hochberg_adjusted,
     clopper_pearson,
     closer_than_fresh_test,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import altair as alt
 import pytest
 
-from compute.lessons import style
+from privacy_explorer.compute.lessons import style
 
 
 def test_texts_are_read_in_one_language_and_a_missing_one_is_named():

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy.stats import multivariate_normal
 
-from compute.synthetic import (
+from privacy_explorer.compute.synthetic import (
     Population,
     high_d_population,
     memorizing_release,

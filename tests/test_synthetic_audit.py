@@ -19,12 +19,16 @@ from scipy import stats
 from scipy.spatial.distance import cdist
 from sklearn.metrics import roc_auc_score, roc_curve
 
-from compute.attacks import gen_lra_scores
-from compute.audit_experiments import SeedSummary, SilvermanMultiple, silverman_factor
-from compute.generator_audit import concrete_split, run_generator_setting
-from compute.generators import GENERATOR_SETTINGS, setting_by_key
-from compute.lessons import synthetic_audit as sa
-from compute.synthetic import simulation_split, two_d_population
+from privacy_explorer.compute.attacks import gen_lra_scores
+from privacy_explorer.compute.audit_experiments import (
+    SeedSummary,
+    SilvermanMultiple,
+    silverman_factor,
+)
+from privacy_explorer.compute.generator_audit import concrete_split, run_generator_setting
+from privacy_explorer.compute.generators import GENERATOR_SETTINGS, setting_by_key
+from privacy_explorer.compute.lessons import synthetic_audit as sa
+from privacy_explorer.compute.synthetic import simulation_split, two_d_population
 from privacy_explorer.lesson import chart_number
 from privacy_explorer.runner import json_ready
 
@@ -476,8 +480,8 @@ def test_the_invariance_verdicts_follow_the_measured_changes():
 
 
 def test_the_heat_map_reads_a_difference_that_rounds_to_zero_as_zero():
-    from compute.lessons.synthetic_audit_charts import advantage_chart
     from privacy_explorer import charts, fonts
+    from privacy_explorer.compute.lessons.synthetic_audit_charts import advantage_chart
     from privacy_explorer.project import builtin_templates_dir
 
     cells = [(-0.003, "0.00"), (0.004, "0.00"), (-0.0, "0.00"), (0.05, "+0.05"), (-0.126, "−0.13")]

@@ -9,8 +9,8 @@ import pytest
 from scipy.stats import gaussian_kde, linregress
 from sklearn.metrics import roc_auc_score
 
-from compute.attacks import ATTACKS, dcr_scores, gen_lra_scores
-from compute.audit_experiments import (
+from privacy_explorer.compute.attacks import ATTACKS, dcr_scores, gen_lra_scores
+from privacy_explorer.compute.audit_experiments import (
     FPR_LEVELS,
     GEN_LRA,
     KDE_RIVALS,
@@ -30,15 +30,15 @@ from compute.audit_experiments import (
     summarize_metric,
     synthetic_neighbours,
 )
-from compute.generator_audit import (
+from privacy_explorer.compute.generator_audit import (
     MEMBER_COUNT,
     NONMEMBER_COUNT,
     REFERENCE_COUNT,
     concrete_split,
     run_generator_setting,
 )
-from compute.generators import setting_by_key
-from compute.synthetic import simulation_split, two_d_population
+from privacy_explorer.compute.generators import setting_by_key
+from privacy_explorer.compute.synthetic import simulation_split, two_d_population
 
 
 class Sizes(TypedDict):

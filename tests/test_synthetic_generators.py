@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compute.generators import (
+from privacy_explorer.compute.generators import (
     FAMILIES,
     GENERATOR_SETTINGS,
     MIXTURE_REG_COVAR,

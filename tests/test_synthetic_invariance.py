@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compute.invariance import (
+from privacy_explorer.compute.invariance import (
     affine_map,
     bracket_invariance,
     demonstrate_invariance,
@@ -14,7 +14,7 @@ from compute.invariance import (
     neighbour_invariance,
     true_ratio_invariance,
 )
-from compute.synthetic import simulation_split, two_d_population
+from privacy_explorer.compute.synthetic import simulation_split, two_d_population
 
 MAPS = [
     affine_map([[10.0, 3.0], [0.0, 0.5]], [5.0, -2.0]),

@@ -142,3 +142,40 @@ def test_the_installed_explorer_audits_a_release(installed: Path, tmp_path: Path
     results = json.loads((report / "results.json").read_text("utf-8"))
     assert round(results["attacks"]["gen_lra"]["auc"], 3) == 0.744
     assert (report / "report.html").is_file()
+
+
+def test_the_installed_audit_holds_one_module_object_per_library_file(
+    installed: Path, tmp_path: Path
+) -> None:
+    housing = REPO / "tests" / "data" / "synth-mia-housing"
+    script = """
+import json, sys
+from pathlib import Path
+from click.testing import CliRunner
+from privacy_explorer.cli import cli
+import privacy_explorer.compute as library
+
+housing, out = Path(sys.argv[1]), sys.argv[2]
+result = CliRunner().invoke(cli, [
+    "audit", "--members", str(housing / "mem.csv"), "--nonmembers", str(housing / "non_mem.csv"),
+    "--reference", str(housing / "ref.csv"), "--synthetic", str(housing / "synth.csv"),
+    "--attacks", "gen_lra,dcr", "--jobs", "1", "--out", out,
+])
+assert result.exit_code == 0, result.output
+from privacy_explorer.compute.attacks import gen_lra_scores  # as a notebook would, after it
+folder = Path(library.__file__).parent
+files = [
+    str(Path(module.__file__).resolve())
+    for module in list(sys.modules.values())
+    if getattr(module, "__file__", None) and Path(module.__file__).resolve().is_relative_to(folder)
+]
+print(json.dumps({"folder": str(folder), "files": files}))
+"""
+    done = run(installed / "python", "-c", script, housing, tmp_path / "audit", cwd=tmp_path)
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert str(installed.parent) in found["folder"]
+    counts: dict[str, int] = {}
+    for file in found["files"]:
+        counts[file] = counts.get(file, 0) + 1
+    assert len(counts) > 5 and all(n == 1 for n in counts.values()), counts
+    assert any(file.endswith("attacks/gen_lra.py") for file in counts)

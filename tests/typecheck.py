@@ -10,16 +10,16 @@ with an import hook that mypy cannot follow. So this script gives mypy every fil
 the module name it is imported under:
 
 - ``explorer/build.py`` is ``privacy_explorer.build`` (strict);
-- ``compute/lessons/membership.py`` is ``compute.lessons.membership``, as a lesson module and the
-  tests import it with the project folder on ``sys.path`` (strict);
+- ``compute/lessons/membership.py`` is ``privacy_explorer.compute.lessons.membership``: the
+  editable install maps the whole ``compute/`` folder to the library's one import name
+  (strict);
 - ``tests/test_build.py`` is ``test_build``, as pytest imports it with ``tests/`` on ``sys.path``;
   the tests, benchmarks and the sample project are checked without strict's demands on
   annotations (:data:`TEST_OPTIONS`), but every function body is checked.
 
-The wheel also installs ``compute/`` as ``privacy_explorer.compute``, which the audit command
-imports. mypy finds that name through a symbolic link kept in mypy's cache folder and reads it
-silently (``follow_imports = "silent"`` in ``pyproject.toml``): its code is already checked, and
-its errors reported once, as ``compute``.
+Every folder is checked under exactly one name, the one it is imported under; a folder that
+``pyproject.toml`` maps to two names would give mypy two copies of its classes, so
+:func:`main` refuses it.
 """
 
 from __future__ import annotations
@@ -37,8 +37,6 @@ from mypy.modulefinder import BuildSource
 REPO = Path(__file__).resolve().parent.parent
 TESTS = REPO / "tests"
 
-STRICT_PACKAGES = {"compute": REPO / "compute"}
-"""The course's own modules, besides the packages the wheel installs from pyproject.toml."""
 TEST_SCRIPTS = (TESTS, TESTS / "bench", TESTS / "sample_project" / "compute")
 """Folders of top-level modules: each runs (or is imported) with its own folder on sys.path."""
 TEST_OPTIONS = {
@@ -81,40 +79,15 @@ def script_sources(folder: Path) -> list[BuildSource]:
     ]
 
 
-def link_installed_names(root: Path, shadowed: dict[str, Path]) -> None:
-    """Make ``root/<a>/<b>`` a link to the folder that the wheel installs as ``a.b``.
-
-    Only the sub-packages whose folder mypy also checks under another name need it.
-    """
-    for name, folder in shadowed.items():
-        link = root.joinpath(*name.split("."))
-        if link.is_symlink() and link.resolve() == folder.resolve():
-            continue
-        link.parent.mkdir(parents=True, exist_ok=True)
-        if link.is_symlink() or link.exists():
-            link.unlink()
-        os.symlink(folder, link, target_is_directory=True)
-
-
 def main() -> int:
     os.chdir(REPO)
     _, options = process_options(["--config-file", "pyproject.toml"], require_targets=False)
     packages = installed_packages()
-    checked = {**packages, **STRICT_PACKAGES}
-    folders = [folder.resolve() for folder in checked.values()]
-    shadowed = {
-        name: folder
-        for name, folder in packages.items()
-        if "." in name and folders.count(folder.resolve()) > 1
-    }
-    names_root = Path(options.cache_dir).resolve() / "installed-names"
-    link_installed_names(names_root, shadowed)
-    options.mypy_path = [str(names_root)]
+    folders = [folder.resolve() for folder in packages.values()]
+    twice = [name for name, folder in packages.items() if folders.count(folder.resolve()) > 1]
+    assert not twice, f"{twice} map one folder to two import names"
     sources = [
-        source
-        for name, folder in checked.items()
-        if name not in shadowed
-        for source in package_sources(name, folder)
+        source for name, folder in packages.items() for source in package_sources(name, folder)
     ]
     for folder in TEST_SCRIPTS:
         for source in script_sources(folder):

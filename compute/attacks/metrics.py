@@ -15,6 +15,7 @@ under honest names.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -296,11 +297,12 @@ def _bootstrap_counts(
     nonmember_scores: npt.ArrayLike,
     n_boot: int,
     seed: int,
-) -> list[tuple[FloatArray, FloatArray]]:
+) -> Iterator[tuple[FloatArray, FloatArray]]:
     """Per-group member and non-member counts of ``n_boot`` stratified resamples, in batches.
 
     Members are resampled with replacement among members, non-members among
-    non-members, so each replicate keeps both group sizes.
+    non-members, so each replicate keeps both group sizes. The batches are yielded one by
+    one (drawn in the same order as a list of them would be), so only one is in memory.
     """
     if n_boot < 1:
         raise ValueError(f"n_boot must be at least 1, got {n_boot}")
@@ -308,7 +310,6 @@ def _bootstrap_counts(
     rng = np.random.default_rng(seed)
     per_replicate = group_count + member_groups.size + nonmember_groups.size
     batch = max(1, _BOOTSTRAP_BATCH_ELEMENTS // per_replicate)
-    batches = []
     for start in range(0, n_boot, batch):
         rows = min(batch, n_boot - start)
         drawn_members = member_groups[
@@ -317,10 +318,7 @@ def _bootstrap_counts(
         drawn_nonmembers = nonmember_groups[
             rng.integers(0, nonmember_groups.size, (rows, nonmember_groups.size))
         ]
-        batches.append(
-            (_counts(drawn_members, group_count), _counts(drawn_nonmembers, group_count))
-        )
-    return batches
+        yield _counts(drawn_members, group_count), _counts(drawn_nonmembers, group_count)
 
 
 def _percentile_interval(values: FloatArray, confidence: float) -> tuple[float, float]:
@@ -414,6 +412,49 @@ def bootstrap_tpr_ci(
         )
     ]
     return _percentile_interval(np.concatenate(tprs), confidence)
+
+
+def bootstrap_intervals(
+    member_scores: npt.ArrayLike,
+    nonmember_scores: npt.ArrayLike,
+    fprs: Sequence[float],
+    *,
+    interpolate: bool = True,
+    n_boot: int = 1000,
+    confidence: float = 0.95,
+    seed: int = 0,
+) -> tuple[tuple[float, float], dict[float, tuple[float, float]]]:
+    """:func:`bootstrap_auc_ci` and :func:`bootstrap_tpr_ci` at every FPR in ``fprs``, at once.
+
+    The same numbers, bit for bit, as the separate calls with the same ``seed``
+    (they draw the same replicates), for the cost of one: the replicates are drawn,
+    counted and turned into ROC curves once, and every interval is read off them.
+
+    Returns
+    -------
+    auc_ci, tpr_ci
+        ``(lo, hi)`` of the AUC, and ``{fpr: (lo, hi)}`` of the TPR at each FPR.
+    """
+    targets = [as_probability(fpr, "fpr", open_interval=False) for fpr in fprs]
+    as_probability(confidence, "confidence")
+    aucs = []
+    tprs: list[list[FloatArray]] = [[] for _ in targets]
+    for member_counts, nonmember_counts in _bootstrap_counts(
+        member_scores, nonmember_scores, n_boot, seed
+    ):
+        below = nonmember_counts[:, ::-1].cumsum(axis=1)[:, ::-1] - nonmember_counts
+        wins = (member_counts * (below + 0.5 * nonmember_counts)).sum(axis=1)
+        pairs = member_counts.sum(axis=1) * nonmember_counts.sum(axis=1)
+        aucs.append(wins / pairs)
+        del below
+        fpr_curves, tpr_curves = _curves(member_counts, nonmember_counts)
+        for found, target in zip(tprs, targets, strict=True):
+            found.append(_tpr_on_curves(fpr_curves, tpr_curves, target, interpolate))
+    auc_ci = _percentile_interval(np.concatenate(aucs), confidence)
+    return auc_ci, {
+        fpr: _percentile_interval(np.concatenate(found), confidence)
+        for fpr, found in zip(fprs, tprs, strict=True)
+    }
 
 
 def chance_auc_spread(members: int, nonmembers: int) -> float:

@@ -4,9 +4,11 @@ A KD-tree answers "which k records are nearest", but when several records lie
 at exactly the same distance (duplicated synthetic rows are common), which of
 them it returns is an accident of the tree. Here the order is fixed: by
 Euclidean distance, then by row index (lower first). To honour it the tree is
-asked for a few more records than needed; a query whose k-th distance equals
-the last distance returned may have more tied records beyond, and is asked
-again for twice as many until the tie is resolved.
+asked for one record more than needed: when that record is farther than the k-th,
+no record tied with the k-th lies beyond; a query whose k-th distance equals the
+last distance returned may have more tied records beyond, and is asked again for
+twice as many until the tie is resolved. (Asking for more at first changes no
+answer, only the time: the k + 1 nearest are found in about half the time of 2k.)
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ def nearest(
     distances = np.empty((queries.shape[0], k))
     indices = np.empty((queries.shape[0], k), dtype=np.intp)
     pending = np.arange(queries.shape[0])
-    asked = min(total, k + max(k, 8))
+    asked = min(total, k + 1)
     while pending.size:
         found_distances, found_indices = tree.query(queries[pending], k=np.arange(1, asked + 1))
         found_distances, found_indices = _sorted_by_distance_then_index(

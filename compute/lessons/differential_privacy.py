@@ -121,15 +121,15 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from compute.datasets import CONCRETE_TARGET, DATA_DIR, load_concrete
-from compute.dp_bounds import (
+from privacy_explorer.compute.datasets import CONCRETE_TARGET, DATA_DIR, load_concrete
+from privacy_explorer.compute.dp_bounds import (
     bayes_posterior,
     laplace_optimal_tpr,
     laplace_roc_breaks,
     posterior_bounds,
     tpr_bound,
 )
-from compute.laplace import (
+from privacy_explorer.compute.laplace import (
     COUNT_SENSITIVITY,
     answer_grid,
     bounded_mean_query,
@@ -147,8 +147,8 @@ from compute.laplace import (
     within_scales_probability,
     without_record,
 )
-from compute.lessons import differential_privacy_charts
-from compute.lessons.style import (
+from privacy_explorer.compute.lessons import differential_privacy_charts
+from privacy_explorer.compute.lessons.style import (
     BLUE,
     GREEN,
     GREY,

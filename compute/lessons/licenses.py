@@ -20,8 +20,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from compute.lessons import licenses_charts
-from compute.licensing import (
+from privacy_explorer.compute.lessons import licenses_charts
+from privacy_explorer.compute.licensing import (
     COMBINATIONS,
     CONDITION_SHORT,
     CONDITIONS,

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 import altair as alt
 
-from compute.lessons.style import (
+from privacy_explorer.compute.lessons.style import (
     BLUE,
     GREEN,
     INK,
@@ -27,7 +27,7 @@ from compute.lessons.style import (
     legend_above,
     titled,
 )
-from compute.licensing import COMBINATIONS, LICENSES, STATUSES, Text
+from privacy_explorer.compute.licensing import COMBINATIONS, LICENSES, STATUSES, Text
 
 STATUS_COLOURS: dict[str, str] = {
     "allowed": GREEN,

@@ -109,8 +109,8 @@ import altair as alt
 import numpy as np
 import numpy.typing as npt
 
-from compute.attacks.auc_error import auc_standard_error
-from compute.attacks.metrics import (
+from privacy_explorer.compute.attacks.auc_error import auc_standard_error
+from privacy_explorer.compute.attacks.metrics import (
     auc,
     best_threshold_accuracy,
     chance_auc_spread,
@@ -119,12 +119,17 @@ from compute.attacks.metrics import (
     roc_curve,
     zero_fpr_upper_bound,
 )
-from compute.datasets import CONCRETE_INPUTS, CONCRETE_TARGET, load_concrete
-from compute.dp_bounds import REPLACEMENT_STEPS, group_epsilon, tpr_bound
-from compute.histogram import Histogram, common_histogram, counts_up_to_edges, histogram_upper
-from compute.lessons import membership_charts
-from compute.lessons.membership_noise import AucStep, auc_drop_readouts, auc_steps
-from compute.lessons.style import (
+from privacy_explorer.compute.datasets import CONCRETE_INPUTS, CONCRETE_TARGET, load_concrete
+from privacy_explorer.compute.dp_bounds import REPLACEMENT_STEPS, group_epsilon, tpr_bound
+from privacy_explorer.compute.histogram import (
+    Histogram,
+    common_histogram,
+    counts_up_to_edges,
+    histogram_upper,
+)
+from privacy_explorer.compute.lessons import membership_charts
+from privacy_explorer.compute.lessons.membership_noise import AucStep, auc_drop_readouts, auc_steps
+from privacy_explorer.compute.lessons.style import (
     ANNOTATION_SIZE,
     BLUE,
     DASHED,
@@ -141,7 +146,7 @@ from compute.lessons.style import (
     pair_scales,
     titled,
 )
-from compute.mlp import (
+from privacy_explorer.compute.mlp import (
     MembershipData,
     MLPSettings,
     Snapshot,

@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from compute.attacks.auc_error import paired_auc_difference
-from compute.mlp import Snapshot, loss_scores
+from privacy_explorer.compute.attacks.auc_error import paired_auc_difference
+from privacy_explorer.compute.mlp import Snapshot, loss_scores
 
 NOISE_MULTIPLE = 2
 """A fall counts as a real drop when it exceeds this many standard errors of its change

@@ -63,9 +63,9 @@ from typing import Any
 import altair as alt
 import numpy as np
 
-from compute.datasets import DATA_DIR, load_constitution
-from compute.lessons import memorization_charts
-from compute.lessons.style import (
+from privacy_explorer.compute.datasets import DATA_DIR, load_constitution
+from privacy_explorer.compute.lessons import memorization_charts
+from privacy_explorer.compute.lessons.style import (
     ANNOTATION_SIZE,
     BLUE,
     GREEN,
@@ -82,7 +82,7 @@ from compute.lessons.style import (
     legend_above,
     titled,
 )
-from compute.ngram import (
+from privacy_explorer.compute.ngram import (
     CharNGram,
     Step,
     chance_exposure,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import altair as alt
 
-from compute.lessons.style import (
+from privacy_explorer.compute.lessons.style import (
     ANNOTATION_SIZE,
     INK,
     VERMILLION,

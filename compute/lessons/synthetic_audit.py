@@ -68,9 +68,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from compute.attacks import ATTACKS, chance_auc_spread, fit_kde, zero_fpr_upper_bound
-from compute.attacks.gen_lra import gen_lra_scores, refitted_gen_lra_scores
-from compute.audit_experiments import (
+from privacy_explorer.compute.attacks import (
+    ATTACKS,
+    chance_auc_spread,
+    fit_kde,
+    zero_fpr_upper_bound,
+)
+from privacy_explorer.compute.attacks.gen_lra import gen_lra_scores, refitted_gen_lra_scores
+from privacy_explorer.compute.audit_experiments import (
     BANDWIDTH_MULTIPLES,
     FPR_LEVELS,
     GEN_LRA,
@@ -91,16 +96,16 @@ from compute.audit_experiments import (
     seed_summary,
     synthetic_neighbours,
 )
-from compute.generator_audit import (
+from privacy_explorer.compute.generator_audit import (
     GENERATOR_SEEDS,
     concrete_split,
     run_generator_setting,
 )
-from compute.generators import GENERATOR_SETTINGS, setting_by_key
-from compute.histogram import common_histogram, histogram_upper
-from compute.invariance import demonstrate_invariance
-from compute.lessons import synthetic_audit_charts as charts
-from compute.synthetic import SimulationSplit, simulation_split, two_d_population
+from privacy_explorer.compute.generators import GENERATOR_SETTINGS, setting_by_key
+from privacy_explorer.compute.histogram import common_histogram, histogram_upper
+from privacy_explorer.compute.invariance import demonstrate_invariance
+from privacy_explorer.compute.lessons import synthetic_audit_charts as charts
+from privacy_explorer.compute.synthetic import SimulationSplit, simulation_split, two_d_population
 from privacy_explorer.lesson import Column, Grid, Param, Readout, Table, Text, chart_number
 
 DATA_FILES: tuple[str, ...] = ("concrete.csv",)

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import altair as alt
 
-from compute.generators import GENERATOR_SETTINGS
-from compute.lessons.style import (
+from privacy_explorer.compute.generators import GENERATOR_SETTINGS
+from privacy_explorer.compute.lessons.style import (
     ANNOTATION_SIZE,
     BLUE,
     DASHED,

@@ -38,7 +38,7 @@ from threadpoolctl import threadpool_limits
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from compute.attacks import gen_lra_scores
+from privacy_explorer.compute.attacks import gen_lra_scores
 
 COLUMNS = 8
 
