@@ -17,7 +17,19 @@ allowed, and on what conditions:
     under the code's), and a shared result is the weights under a licence the
     model's accepts beside the code under one the code's accepts. The data meets
     only the weights, and whether trained weights are an adaptation of their
-    training data is not settled (see below).
+    training data is not settled (see below);
+    ``"adapt_data"``: the data itself is adapted — cleaned, annotated, translated, or
+    merged with a ``second_data`` source — and the model and code are tools used as they
+    are. The result is taken to be Adapted Material of every data source (CC 4.0 §1(a),
+    and §4(b) for a database built from a substantial part of another); a shared one
+    needs a licence each source accepts. A merge of BY-SA and BY-NC data cannot be
+    shared at all: BY-SA §3(b) wants the adapter's licence to be BY-SA or a BY-SA
+    compatible licence, with no added restrictions, and BY-NC's ban on commercial use is
+    such a restriction. ND data may be adapted but not shared adapted; SA carries over.
+``over_700m_users``
+    whether the licensee's products or services had more than 700 million monthly
+    active users in the month before the Llama 3 release (Llama 3 §2): Llama 3 material
+    then needs a licence from Meta.
 
 Everything known about a licence is a row of :data:`RULES` (one
 :class:`LicenseRule` each): what it permits, which licences an adaptation may
@@ -141,19 +153,23 @@ LANGUAGES: tuple[str, ...] = ("ko", "en")
 Text = Mapping[str, str]
 """A text in every language of the site, e.g. ``{"ko": "표시", "en": "attribution"}``."""
 Status = Literal["allowed", "not_allowed", "needs_permission", "needs_review"]
-Combination = Literal["aggregate", "adapt"]
+Combination = Literal["aggregate", "adapt", "adapt_data"]
 
-PARTS: tuple[str, ...] = ("data", "model", "code")
-"""The three parts of a project, in the order the checker names them."""
+PARTS: tuple[str, ...] = ("data", "second_data", "model", "code")
+"""The parts of a project, in the order the checker names them; ``second_data`` is the
+optional second source of a merge."""
+DATA_PARTS: tuple[str, ...] = ("data", "second_data")
+"""The parts that are data: what ``adapt_data`` adapts."""
 TRAINING_DATA = "data"
 """The part whose place in an adaptation is not settled: are trained weights an adaptation
 of their training data? The checker weighs both readings."""
 PART_NAMES: dict[str, Text] = {
     "data": {"ko": "데이터", "en": "data"},
+    "second_data": {"ko": "두 번째 데이터", "en": "second data"},
     "model": {"ko": "모델", "en": "model"},
     "code": {"ko": "코드", "en": "code"},
 }
-COMBINATIONS: tuple[str, ...] = ("aggregate", "adapt")
+COMBINATIONS: tuple[str, ...] = ("aggregate", "adapt", "adapt_data")
 STATUSES: tuple[str, ...] = ("allowed", "not_allowed", "needs_permission", "needs_review")
 """Every status, in the order the page lists them."""
 STATUS_PRIORITY: tuple[Status, ...] = ("not_allowed", "needs_permission", "needs_review", "allowed")
@@ -202,6 +218,9 @@ class Verdict:
     fits)."""
     code_licenses: tuple[str, ...] = ()
     """For shared modified code: licences it may carry (empty otherwise, or when none fits)."""
+    data_licenses: tuple[str, ...] = ()
+    """For shared adapted data (``adapt_data``): licences it may carry (empty otherwise, or
+    when none fits)."""
 
     @property
     def condition_codes(self) -> tuple[str, ...]:
@@ -316,6 +335,7 @@ SITUATIONS: dict[str, Mapping[str, bool]] = {
     "adapted_beside_another_model": {"adapt": True, "other_model": True},  # Llama 3 §1(b)(v)
     "kept_adaptation": {"adapt": True, "share": False},
     "shared_adaptation": {"adapt": True, "share": True},
+    "over_user_threshold": {"over_700m_users": True},  # Llama 3 §2
 }
 """When a row's :attr:`LicenseRule.findings` apply to a part, in the order they are reported:
 the facts of the use that must hold. ``other_model`` holds for the data and the code when the
@@ -573,7 +593,10 @@ RULES: tuple[LicenseRule, ...] = (
             "the month before the release date, request a licence from Meta). Its outputs may "
             "not improve other LLMs (§1(b)(v)).",
         },
-        findings={"adapted_beside_another_model": "llama_other_llm"},
+        findings={
+            "adapted_beside_another_model": "llama_other_llm",
+            "over_user_threshold": "llama_user_threshold",
+        },
         adapter_licenses=("LicenseRef-Llama-3-Community",),
         own_material_only=True,
         on_use=("use_restrictions", "user_threshold"),
@@ -649,6 +672,18 @@ REASONS: dict[str, ReasonRule] = {
             "7), but until that is established, nothing is taken as permitted.",
         },
     ),
+    "llama_user_threshold": ReasonRule(
+        "needs_permission",
+        {
+            "ko": "{parts}: 이용자(계열사 포함)의 제품·서비스가 Llama 3 출시일 직전 달에 월간 "
+            "활성 사용자 7억 명을 넘었으므로, Llama 3 라이선스 §2에 따라 Meta에 라이선스를 "
+            "요청해야 한다. Meta가 허락하기 전에는 이 계약의 권리를 쓸 수 없다.",
+            "en": "{parts}: the licensee's products or services (with its affiliates') had more "
+            "than 700 million monthly active users in the month before the Llama 3 release, "
+            "so under §2 of the Llama 3 licence it must request a licence from Meta and has no "
+            "rights under the agreement until Meta grants one.",
+        },
+    ),
     "nc_commercial": ReasonRule(
         "not_allowed",
         {
@@ -704,6 +739,35 @@ REASONS: dict[str, ReasonRule] = {
             "restrictions, and the terms of {other} cannot go under it. If the weights are an "
             "adaptation of the data, no licence satisfies both and the weights cannot be "
             "shared; as that is not settled, this needs review.",
+        },
+    ),
+    # {sa}, {adapters}, {other}: as above, for data adapted and shared (a definite clash).
+    "share_alike_clash": ReasonRule(
+        "not_allowed",
+        {
+            "ko": "{sa}(은)는 공유하는 2차적저작물에 {adapters}만 허용하고 제한을 더할 수 없게 "
+            "하는데(§3(b)), {other}의 조건은 그 라이선스로 옮길 수 없다. 두 데이터를 합치거나 "
+            "고친 결과는 두 라이선스를 함께 지키며 공유할 수 없다. 공유하지 않고 쓰거나, 각 "
+            "원본을 따로 공유한다.",
+            "en": "{sa} lets shared Adapted Material carry only {adapters}, with no added "
+            "restrictions (§3(b)), and the terms of {other} cannot go under it: data adapted "
+            "from both cannot be shared under both licences. Keep it to yourself, or share "
+            "each source on its own.",
+        },
+    ),
+    # {fits}: the licences the shared adapted data may carry.
+    "adapted_data": ReasonRule(
+        "allowed",
+        {
+            "ko": "{parts}: 정제·주석·번역·병합한 데이터는 원래 데이터의 2차적저작물로 본다"
+            "(CC 4.0 §1(a), 데이터베이스는 §4(b)). 행을 지우기만 하거나 서로 섞지 않고 나란히 "
+            "모은 것은 2차적저작물이 아닐 수도 있지만, 판정은 조심하는 쪽을 따른다. 공유한다면 "
+            "{fits}(으)로 공유할 수 있고, 원래 라이선스의 조건은 그대로 따른다.",
+            "en": "{parts}: data cleaned, annotated, translated or merged is taken to be "
+            "Adapted Material of its sources (CC 4.0 §1(a); §4(b) for databases). Merely "
+            "deleting rows, or placing sources side by side unmixed, may not adapt them, but "
+            "the verdict takes the cautious side. Shared, it may carry {fits}, and the "
+            "sources' conditions still apply.",
         },
     ),
     # {weights}, {code}: the licences the shared weights and the shared code may carry.
@@ -891,14 +955,18 @@ def _reason(
 
 
 def _conflict(
-    pair: tuple[str, ...], rules: Mapping[str, LicenseRule], licenses: Mapping[str, str]
+    pair: tuple[str, ...],
+    rules: Mapping[str, LicenseRule],
+    licenses: Mapping[str, str],
+    key: str = "share_alike_unsettled",
 ) -> Reason:
-    """Why the share-alike part of ``pair`` cannot take the other part's terms (a clash that
-    arises only if the weights are an adaptation of the data, so it asks for review)."""
+    """Why the share-alike part of ``pair`` cannot take the other part's terms: by default a
+    clash that arises only if the weights are an adaptation of the data (so it asks for
+    review); ``share_alike_clash`` for data adapted from both (a definite "no")."""
     sa, other = sorted(pair, key=lambda p: not rules[p].share_alike)
     adapters = {lang: OR[lang].join(rules[sa].adapter_licenses or ()) for lang in LANGUAGES}
     sides = {"sa": named_parts([sa], licenses), "other": named_parts([other], licenses)}
-    return _reason("share_alike_unsettled", pair, licenses, adapters=adapters, **sides)
+    return _reason(key, pair, licenses, adapters=adapters, **sides)
 
 
 def _licence_list(candidates: tuple[str, ...]) -> dict[str, str]:
@@ -939,9 +1007,14 @@ class _Sharing:
 
 
 def _share(
-    parts: tuple[str, ...], rules: Mapping[str, LicenseRule], licenses: Mapping[str, str]
+    parts: tuple[str, ...],
+    rules: Mapping[str, LicenseRule],
+    licenses: Mapping[str, str],
+    clash: str = "share_alike_unsettled",
 ) -> _Sharing:
-    """Sharing one adaptation of ``parts``: ND first, then the licences every part accepts."""
+    """Sharing one adaptation of ``parts``: ND first, then the licences every part accepts;
+    ``clash`` is the :data:`REASONS` key for a share-alike part that no licence reconciles
+    with another."""
     present = [licenses[p] for p in parts if rules[p].grants]  # own material of this work
     if closed := [p for p in parts if not rules[p].adaptations_shareable]:
         return _Sharing(
@@ -959,46 +1032,88 @@ def _share(
     ]
     sa_clashes = [pair for pair in clashes if any(rules[p].share_alike for p in pair)]
     if sa_clashes:
-        return _Sharing("not_allowed", reasons=[_conflict(p, rules, licenses) for p in sa_clashes])
+        conflicts = [_conflict(p, rules, licenses, clash) for p in sa_clashes]
+        return _Sharing("not_allowed", reasons=conflicts)
     reasons = [_reason("no_common_license", pair, licenses) for pair in clashes or [parts]]
     return _Sharing("needs_review", reasons=reasons)
 
 
 def evaluate(
-    data: str, model: str, code: str, *, commercial: bool, share: bool, combination: Combination
+    data: str,
+    model: str,
+    code: str,
+    *,
+    commercial: bool,
+    share: bool,
+    combination: Combination,
+    second_data: str | None = None,
+    over_700m_users: bool = False,
 ) -> Verdict:
     """Whether a project combining ``data``, ``model`` and ``code`` may be used as described.
 
     ``commercial`` and ``share`` say whether the use is commercial and whether the result
-    goes to anyone else; ``combination`` is ``"aggregate"`` or ``"adapt"``. Raises
-    ``ValueError`` for an identifier or combination it does not know. Not legal advice.
+    goes to anyone else; ``combination`` is ``"aggregate"``, ``"adapt"`` (the model
+    fine-tuned, the code changed) or ``"adapt_data"`` (the data cleaned, annotated,
+    translated or merged with ``second_data``; model and code only used). ``over_700m_users``
+    says whether the licensee passes the Llama 3 §2 threshold. Raises ``ValueError`` for an
+    identifier or combination it does not know, and for a second data source in a
+    fine-tuning (merge the data first). Not legal advice.
     """
-    licenses = {"data": data, "model": model, "code": code}
-    rules = {part: rule(license_id) for part, license_id in licenses.items()}
     if combination not in COMBINATIONS:
         raise ValueError(
             f"unknown combination {combination!r}; use one of: {', '.join(COMBINATIONS)}"
         )
-    adapt = combination == "adapt"
-    use = {"commercial": commercial, "share": share, "adapt": adapt}
+    if second_data is not None and combination == "adapt":
+        raise ValueError(
+            "second_data is for a merge ('adapt_data') or a collection ('aggregate'); to "
+            "fine-tune on two sources, check their merge first and train on it under the "
+            "licence it may carry"
+        )
+    second = {} if second_data is None else {"second_data": second_data}
+    licenses = {"data": data, **second, "model": model, "code": code}  # in PARTS order
+    rules = {part: rule(license_id) for part, license_id in licenses.items()}
+    parts = tuple(licenses)
+    adapt, adapt_data = combination == "adapt", combination == "adapt_data"
+    datasets = tuple(p for p in parts if p in DATA_PARTS)
+    # What each part undergoes: in a fine-tuning every part is adapted (the data through the
+    # unsettled question below); in a data adaptation only the data, the model and code
+    # being tools that are used, not changed or passed on.
+    adapted_parts = parts if adapt else datasets if adapt_data else ()
+    shared_parts = datasets if adapt_data else parts
+    facts = {
+        part: {
+            "commercial": commercial,
+            "share": share and part in shared_parts,
+            "adapt": part in adapted_parts,
+            "other_model": adapt and licenses[part] != model,
+            "over_700m_users": over_700m_users,
+        }
+        for part in parts
+    }
     reasons = [
         _reason(rules[part].findings[situation], (part,), licenses)
         for situation, when in SITUATIONS.items()
-        for part in PARTS
-        if situation in rules[part].findings
-        and when.items() <= {**use, "other_model": licenses[part] != model}.items()
+        for part in parts
+        if situation in rules[part].findings and when.items() <= facts[part].items()
     ]
-    licensed = tuple(p for p in PARTS if rules[p].grants)
+    licensed = tuple(p for p in parts if rules[p].grants)
     direct, data_in = tuple(p for p in licensed if p != TRAINING_DATA), TRAINING_DATA in licensed
     # Nothing is shared unless an adaptation is. The code and the weights are separate works;
     # for the weights, weigh both readings: are trained weights an adaptation of the data?
-    adapted = not_adapted = modified_code = _Sharing("allowed")
+    adapted = not_adapted = modified_code = modified_data = _Sharing("allowed")
     weights = tuple(p for p in direct if p != "code")
     if adapt and share:
         modified_code = _share(("code",), rules, licenses) if "code" in direct else modified_code
         adapted = _share(weights + ((TRAINING_DATA,) if data_in else ()), rules, licenses)
         not_adapted = _share(weights, rules, licenses)
         reasons += modified_code.reasons + not_adapted.reasons
+    sources = tuple(p for p in datasets if p in licensed)
+    if adapt_data and share and sources:
+        modified_data = _share(sources, rules, licenses, clash="share_alike_clash")
+        reasons += modified_data.reasons
+        if modified_data.candidates:
+            listed = {"fits": _licence_list(modified_data.candidates)}
+            reasons.append(_reason("adapted_data", sources, licenses, **listed))
     # Readings that differ only in which licences fit, with some fitting under both, leave
     # the answer the same: the licences that fit either way, with the data's terms as a
     # precaution.
@@ -1011,7 +1126,7 @@ def evaluate(
         readings = {"if_adapted": _outcome(adapted), "if_not": _outcome(not_adapted)}
         reasons += [r for r in adapted.reasons if r.status == "needs_review"]
         reasons.append(_reason("data_to_weights", (TRAINING_DATA,), licenses, **readings))
-    elif modified_code.candidates and weights_fit and len(licensed) == len(PARTS):
+    elif modified_code.candidates and weights_fit and len(licensed) == len(parts):
         lists = {"weights": _licence_list(weights_fit)}
         reasons.append(
             _reason(
@@ -1030,12 +1145,16 @@ def evaluate(
         reasons.append(_reason("weights_premise", ("model",), licenses))
     found = {reason.status for reason in reasons} | {"allowed"}
     status = next(s for s in STATUS_PRIORITY if s in found)
+    if status == "not_allowed":  # no licence to offer for data that may not be used so
+        reasons = [r for r in reasons if r.rule != "adapted_data"]
     reasons.sort(key=lambda reason: STATUS_PRIORITY.index(reason.status))
     if status == "allowed":
         reasons.insert(0, _reason("no_conflict", licensed, licenses))
     fits = weights_fit if settled else adapted.candidates or not_adapted.candidates
-    complete = status != "not_allowed" and len(licensed) == len(PARTS)
-    terms = {p: rules[p].conditions(share=share, adapt=adapt) for p in licensed}
+    complete = status != "not_allowed" and len(licensed) == len(parts)
+    terms = {
+        p: rules[p].conditions(share=facts[p]["share"], adapt=facts[p]["adapt"]) for p in licensed
+    }
     conditions = [(c, tuple(p for p in licensed if c in terms[p])) for c in CONDITIONS]
     return Verdict(
         status=status,
@@ -1043,4 +1162,5 @@ def evaluate(
         reasons=tuple(reasons),
         adaptation_licenses=fits if complete else (),
         code_licenses=modified_code.candidates if complete else (),
+        data_licenses=modified_data.candidates if complete else (),
     )

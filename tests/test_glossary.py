@@ -70,7 +70,8 @@ def test_the_licence_elements_use_creative_commons_korea_names() -> None:
 )
 def test_korean_particles_follow_the_part_name(parts: dict[str, str], expected: str) -> None:
     licences = {"data": "CC0-1.0", "model": "CC0-1.0", "code": "CC0-1.0", **parts}
-    v = licensing.evaluate(**licences, commercial=True, share=False, combination="aggregate")
+    d, m, c = licences["data"], licences["model"], licences["code"]
+    v = licensing.evaluate(d, m, c, commercial=True, share=False, combination="aggregate")
     (reason,) = [r for r in v.reasons if r.rule == "nc_commercial"]
     assert reason.text["ko"].startswith(expected)
 
