@@ -260,7 +260,7 @@ CONDITIONS: dict[str, Text] = {
         "en": "Keep notices: pass on the licence text (or link), copyright and NOTICE files",
     },
     "share_alike": {
-        "ko": "동일조건변경허락: 공유하는 변경물에 같은(또는 호환) 라이선스를 붙이고 "
+        "ko": "동일조건변경허락: 공유하는 2차적저작물에 같은(또는 호환) 라이선스를 붙이고 "
         "제한을 더하지 않는다",
         "en": "Share-alike: license the shared adaptation the same (or compatible) way, "
         "adding no restrictions",
@@ -270,7 +270,7 @@ CONDITIONS: dict[str, Text] = {
         "en": "Non-commercial only: do not use this part for commercial purposes",
     },
     "no_shared_adaptations": {
-        "ko": "변경금지: 변경물은 만들 수 있지만 다른 사람에게 공유하지 않는다",
+        "ko": "변경금지: 2차적저작물은 만들 수 있지만 다른 사람에게 공유하지 않는다",
         "en": "No shared adaptations: you may adapt it, but not share the adaptation",
     },
     "use_restrictions": {
@@ -442,7 +442,7 @@ RULES: tuple[LicenseRule, ...] = (
         "CC-BY-4.0",
         "creative_commons",
         {
-            "ko": "공유할 때 저작자표시·고지·변경 표시(§3(a)). 변경물의 라이선스는 자유지만 "
+            "ko": "공유할 때 저작자표시·고지·변경 표시(§3(a)). 2차적저작물의 라이선스는 자유지만 "
             "받는 사람의 BY 준수를 막으면 안 된다(§3(a)(4)).",
             "en": "When shared: credit, notices, changes indicated (§3(a)). An adaptation may "
             "carry any licence that lets recipients comply with BY (§3(a)(4)).",
@@ -454,7 +454,7 @@ RULES: tuple[LicenseRule, ...] = (
         "CC-BY-SA-4.0",
         "creative_commons",
         {
-            "ko": "공유하는 변경물은 BY-SA 또는 BY-SA 호환 라이선스(GPLv3, 한 방향)로만, "
+            "ko": "공유하는 2차적저작물은 BY-SA 또는 BY-SA 호환 라이선스(GPLv3, 한 방향)로만, "
             "추가 제한 없이(§3(b)).",
             "en": "A shared adaptation carries BY-SA or a BY-SA compatible licence (GPLv3, one "
             "way only), with no added restrictions (§3(b)).",
@@ -469,7 +469,7 @@ RULES: tuple[LicenseRule, ...] = (
         "CC-BY-NC-4.0",
         "creative_commons",
         {
-            "ko": "모든 이용이 비영리 목적에 한정된다(§2(a)(1)). 공유하는 변경물은 NC "
+            "ko": "모든 이용이 비영리 목적에 한정된다(§2(a)(1)). 공유하는 2차적저작물은 NC "
             "라이선스로(라이선스 본문이 아니라 CC FAQ의 안내).",
             "en": "Every use is limited to non-commercial purposes (§2(a)(1)); a shared "
             "adaptation keeps an NC licence (CC's FAQ guidance, not licence text).",
@@ -484,7 +484,7 @@ RULES: tuple[LicenseRule, ...] = (
         "CC-BY-NC-SA-4.0",
         "creative_commons",
         {
-            "ko": "비영리 한정이며, 공유하는 변경물은 BY-NC-SA로만(§3(b)).",
+            "ko": "비영리 한정이며, 공유하는 2차적저작물은 BY-NC-SA로만(§3(b)).",
             "en": "Non-commercial only; a shared adaptation carries BY-NC-SA and nothing else "
             "(§3(b)).",
         },
@@ -499,7 +499,7 @@ RULES: tuple[LicenseRule, ...] = (
         "CC-BY-ND-4.0",
         "creative_commons",
         {
-            "ko": "변경물을 만들 수는 있지만 공유할 수 없다(§2(a)(1)(B)). "
+            "ko": "2차적저작물을 만들 수는 있지만 공유할 수 없다(§2(a)(1)(B)). "
             "원본 그대로는 공유할 수 있다.",
             "en": "Adapted material may be made but not shared (§2(a)(1)(B)); the unmodified "
             "work may be shared.",
@@ -514,7 +514,7 @@ RULES: tuple[LicenseRule, ...] = (
         "CC-BY-NC-ND-4.0",
         "creative_commons",
         {
-            "ko": "비영리 한정이며, 변경물은 공유할 수 없다. "
+            "ko": "비영리 한정이며, 2차적저작물은 공유할 수 없다. "
             "원본 그대로는 비영리 목적으로 공유할 수 있다.",
             "en": "Non-commercial only; adaptations may not be shared, the unmodified work may "
             "be, non-commercially.",
@@ -723,7 +723,8 @@ REASONS: dict[str, ReasonRule] = {
     "no_derivatives": ReasonRule(
         "not_allowed",
         {
-            "ko": "{parts}: ND 라이선스는 변경물을 만드는 것은 허용하지만 공유는 허용하지 않는다.",
+            "ko": "{parts}: ND 라이선스는 2차적저작물을 만드는 것은 허용하지만 공유는 "
+            "허용하지 않는다.",
             "en": "{parts}: an ND licence allows making an adaptation but not sharing it.",
         },
     ),
@@ -731,9 +732,10 @@ REASONS: dict[str, ReasonRule] = {
     "share_alike_unsettled": ReasonRule(
         "needs_review",
         {
-            "ko": "{sa}(은)는 공유하는 변경물에 {adapters}만 허용하고 제한을 더할 수 없게 하는데, "
-            "{other}의 조건은 그 라이선스로 옮길 수 없다. 가중치가 데이터의 변경물이라면 어느 "
-            "라이선스로도 두 조건을 함께 지킬 수 없어 가중치를 공유할 수 없다. 변경물인지가 "
+            "ko": "{sa}(은)는 공유하는 2차적저작물에 {adapters}만 허용하고 제한을 더할 수 "
+            "없게 하는데, {other}의 조건은 그 라이선스로 옮길 수 없다. 가중치가 데이터의 "
+            "2차적저작물이라면 어느 "
+            "라이선스로도 두 조건을 함께 지킬 수 없어 가중치를 공유할 수 없다. 2차적저작물인지가 "
             "정해져 있지 않으므로 검토가 필요하다.",
             "en": "{sa} lets a shared adaptation carry only {adapters}, with no added "
             "restrictions, and the terms of {other} cannot go under it. If the weights are an "
@@ -796,9 +798,10 @@ REASONS: dict[str, ReasonRule] = {
     "data_to_weights": ReasonRule(
         "needs_review",
         {
-            "ko": "{parts}: 학습된 가중치가 데이터의 변경물인지는 정해져 있지 않다. 변경물로 "
-            "본다면 {if_adapted}. 변경물이 아니라면 {if_not}. 데이터 자체를 고쳐 공유한다면 "
-            "데이터의 변경물 규칙이 그대로 적용된다.",
+            "ko": "{parts}: 학습된 가중치가 데이터의 2차적저작물인지는 정해져 있지 않다. "
+            "2차적저작물로 "
+            "본다면 {if_adapted}. 2차적저작물이 아니라면 {if_not}. 데이터 자체를 고쳐 공유한다면 "
+            "데이터의 2차적저작물 규칙이 그대로 적용된다.",
             "en": "{parts}: whether trained weights are an adaptation of their training data is "
             "not settled. If they are, {if_adapted}; if not, {if_not}. Sharing the data "
             "itself, modified, is an adaptation and its rules apply in full.",
@@ -807,7 +810,7 @@ REASONS: dict[str, ReasonRule] = {
     "private_adaptation": ReasonRule(
         "allowed",
         {
-            "ko": "{parts}: 공유하지 않는 변경물에는 동일조건변경허락이나 변경금지가 걸리지 "
+            "ko": "{parts}: 공유하지 않는 2차적저작물에는 동일조건변경허락이나 변경금지가 걸리지 "
             "않는다. 나중에 공유하면 다시 확인한다.",
             "en": "{parts}: share-alike and the ban on sharing adaptations bite only when the "
             "adaptation is shared; check again before sharing it.",
@@ -827,7 +830,7 @@ REASONS: dict[str, ReasonRule] = {
     "apache_own_terms": ReasonRule(
         "allowed",
         {
-            "ko": "{parts}: Apache-2.0 §4에 따라 수정 부분과 변경물 전체에는 다른 조건(NC·ND "
+            "ko": "{parts}: Apache-2.0 §4에 따라 수정 부분과 2차적저작물 전체에는 다른 조건(NC·ND "
             "포함)을 붙일 수 있다. 다만 받는 사람은 원래 부분에 대해 Apache-2.0의 권리를 그대로 "
             "가지므로, 그 조건은 수정한 부분에만 미친다.",
             "en": "{parts}: Apache-2.0 §4 lets you put other terms (NC or ND among them) on your "
@@ -839,7 +842,7 @@ REASONS: dict[str, ReasonRule] = {
     "weights_premise": ReasonRule(
         "allowed",
         {
-            "ko": "전제: 이 판정은 미세조정한 가중치를 모델의 변경물로 본다. 가중치가 보호받고"
+            "ko": "전제: 이 판정은 미세조정한 가중치를 모델의 2차적저작물로 본다. 가중치가 보호받고"
             "(저작권법 제2조 제1호의 창작적 표현이거나 제93조의 데이터베이스로서) 미세조정이 "
             "CC 4.0 §1(a)가 말하는 허락이 필요한 변경이라고 가정한 것이다. 둘 다 정해지지 "
             "않았다. 가중치가 보호받지 않는다면 모델 라이선스의 조건(ND 등)은 계약으로만 "

@@ -166,7 +166,7 @@ def verdict_rows(verdict: Verdict, licenses: Mapping[str, str]) -> dict[str, lis
 NOTE: Text = {"ko": "참고", "en": "Note"}
 NONE_TEXT: Text = {"ko": "없음", "en": "none"}
 NOT_APPLICABLE: Text = {
-    "ko": "해당 없음 (공유하는 변경물이 아님)",
+    "ko": "해당 없음 (공유하는 2차적저작물이 아님)",
     "en": "not applicable (no shared adaptation)",
 }
 
@@ -674,8 +674,8 @@ TABLES = (
             _column("license", "라이선스", "Licence"),
             _column("kind", "종류", "Kind"),
             _column("commercial", "상업 이용", "Commercial use"),
-            _column("adapt_share", "변경물 공유", "Share adaptations"),
-            _column("adapter", "공유하는 변경물의 라이선스", "A shared adaptation may carry"),
+            _column("adapt_share", "2차적저작물 공유", "Share adaptations"),
+            _column("adapter", "공유하는 2차적저작물의 라이선스", "A shared adaptation may carry"),
             _column("conditions", "조건", "Conditions"),
             _column("terms", "근거", "Source of the rule"),
         ),
