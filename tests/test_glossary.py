@@ -83,3 +83,35 @@ def test_the_licence_names_take_the_particle_their_korean_reading_needs() -> Non
     assert attach("LicenseRef-OpenRAIL-M(으)로") == "LicenseRef-OpenRAIL-M으로"  # 엠
     assert attach("7391(이)가") == "7391이" and attach("7392(이)가") == "7392가"
     assert attach("모델(으)로") == "모델로"  # ㄹ takes 로
+
+
+ENGLISH_AT_FIRST_MENTION = [entry for entry in GLOSSARY if "english" in entry]
+
+
+@pytest.mark.parametrize(
+    "entry", ENGLISH_AT_FIRST_MENTION, ids=[e["concept"] for e in ENGLISH_AT_FIRST_MENTION]
+)
+def test_a_term_shows_its_english_at_its_first_mention_on_each_page(entry: dict) -> None:
+    """A learner meets the Korean term with the English in parentheses before (or where) it
+    is first used on a page, so the literature can be found; ``english_on`` names the pages
+    to check for a term that is also an everyday word (자리, 자르기)."""
+    english, term = f"({entry['english']})", entry["term"]
+    pages = sorted((REPO / "content" / "ko").glob("*.md"))
+    checked = [p for p in pages if p.name in entry.get("english_on", [p.name for p in pages])]
+    found = []
+    for path in checked:
+        text = path.read_text(encoding="utf-8")
+        first = text.find(term)
+        if first < 0:
+            continue
+        shown = text.find(english)
+        if shown < 0 or shown > first + len(term) + 3:  # "자른(clipping)": at the first mention
+            line = text.count("\n", 0, first) + 1
+            found.append(f"content/ko/{path.name}:{line}: write '{term}{english}' here")
+    assert not found, "; ".join(found)
+    assert any(term in p.read_text(encoding="utf-8") for p in checked), term
+
+
+def test_the_lesson_and_record_words_are_one_each_across_the_templates_too() -> None:
+    strings = TEXTS["site_templates/strings.yml"]
+    assert "강의" in strings and "단원" not in strings

@@ -818,7 +818,7 @@ READOUTS: tuple[Readout, ...] = (
     ),
     Readout("clip_upper", {"ko": "자르기 상한", "en": "Clipping bound"}, ".4g", _MPA),
     Readout(
-        "slots", {"ko": "공개된 칸 수 (기록 수 상한)", "en": "Public slots (cap on records)"}, "d"
+        "slots", {"ko": "공개된 자리 수 (기록 수 상한)", "en": "Public slots (cap on records)"}, "d"
     ),
     Readout(
         "max_strength",

@@ -482,7 +482,7 @@ READOUTS: tuple[Readout, ...] = (
     ),
     Readout(
         "continuation",
-        {"ko": "접두사 뒤 greedy 이어쓰기", "en": "Greedy continuation after the prefix"},
+        {"ko": "접두사 뒤 탐욕 디코딩", "en": "Greedy continuation after the prefix"},
     ),
     Readout(
         "matching_digits",
