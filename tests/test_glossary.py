@@ -8,6 +8,7 @@ template strings.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -46,7 +47,13 @@ TEXTS = korean_texts()
 def test_each_concept_has_one_korean_term(entry: dict) -> None:
     found = []
     for where, text in TEXTS.items():
-        rest = text.replace(entry["term"], "")  # a variant may be a prefix of the term
+        rest = text
+        if "literature" in entry:  # once, inside the parentheses after the first mention
+            first = re.compile(
+                re.escape(entry["term"]) + r"\([^)]*" + re.escape(entry["literature"])
+            )
+            rest = first.sub("", rest, count=1)
+        rest = rest.replace(entry["term"], "")  # a variant may be a prefix of the term
         found += [f"{where}: '{variant}'" for variant in entry["variants"] if variant in rest]
     assert not found, f"use '{entry['term']}' for {entry['concept']}: " + ", ".join(found)
     assert any(entry["term"] in text for text in TEXTS.values()), entry["term"]
@@ -115,3 +122,17 @@ def test_a_term_shows_its_english_at_its_first_mention_on_each_page(entry: dict)
 def test_the_lesson_and_record_words_are_one_each_across_the_templates_too() -> None:
     strings = TEXTS["site_templates/strings.yml"]
     assert "강의" in strings and "단원" not in strings
+
+
+def test_a_literature_name_is_allowed_only_once_in_parentheses_after_the_term() -> None:
+    entries = [entry for entry in GLOSSARY if "literature" in entry]
+    assert entries
+    for entry in entries:
+        name, term = entry["literature"], entry["term"]
+        assert name in entry["variants"], name  # everywhere else it is refused
+        pages = [text for where, text in TEXTS.items() if where.startswith("content/ko/")]
+        assert any(f"흔히 {name})" in text for text in pages), name
+        for text in pages:
+            assert text.count(name) <= 1, name
+            if name in text:
+                assert text.index(term) < text.index(name), name
