@@ -17,7 +17,19 @@ allowed, and on what conditions:
     under the code's), and a shared result is the weights under a licence the
     model's accepts beside the code under one the code's accepts. The data meets
     only the weights, and whether trained weights are an adaptation of their
-    training data is not settled (see below).
+    training data is not settled (see below);
+    ``"adapt_data"``: the data itself is adapted — cleaned, annotated, translated, or
+    merged with a ``second_data`` source — and the model and code are tools used as they
+    are. The result is taken to be Adapted Material of every data source (CC 4.0 §1(a),
+    and §4(b) for a database built from a substantial part of another); a shared one
+    needs a licence each source accepts. A merge of BY-SA and BY-NC data cannot be
+    shared at all: BY-SA §3(b) wants the adapter's licence to be BY-SA or a BY-SA
+    compatible licence, with no added restrictions, and BY-NC's ban on commercial use is
+    such a restriction. ND data may be adapted but not shared adapted; SA carries over.
+``over_700m_users``
+    whether the licensee's products or services had more than 700 million monthly
+    active users in the month before the Llama 3 release (Llama 3 §2): Llama 3 material
+    then needs a licence from Meta.
 
 Everything known about a licence is a row of :data:`RULES` (one
 :class:`LicenseRule` each): what it permits, which licences an adaptation may
@@ -141,19 +153,23 @@ LANGUAGES: tuple[str, ...] = ("ko", "en")
 Text = Mapping[str, str]
 """A text in every language of the site, e.g. ``{"ko": "표시", "en": "attribution"}``."""
 Status = Literal["allowed", "not_allowed", "needs_permission", "needs_review"]
-Combination = Literal["aggregate", "adapt"]
+Combination = Literal["aggregate", "adapt", "adapt_data"]
 
-PARTS: tuple[str, ...] = ("data", "model", "code")
-"""The three parts of a project, in the order the checker names them."""
+PARTS: tuple[str, ...] = ("data", "second_data", "model", "code")
+"""The parts of a project, in the order the checker names them; ``second_data`` is the
+optional second source of a merge."""
+DATA_PARTS: tuple[str, ...] = ("data", "second_data")
+"""The parts that are data: what ``adapt_data`` adapts."""
 TRAINING_DATA = "data"
 """The part whose place in an adaptation is not settled: are trained weights an adaptation
 of their training data? The checker weighs both readings."""
 PART_NAMES: dict[str, Text] = {
     "data": {"ko": "데이터", "en": "data"},
+    "second_data": {"ko": "두 번째 데이터", "en": "second data"},
     "model": {"ko": "모델", "en": "model"},
     "code": {"ko": "코드", "en": "code"},
 }
-COMBINATIONS: tuple[str, ...] = ("aggregate", "adapt")
+COMBINATIONS: tuple[str, ...] = ("aggregate", "adapt", "adapt_data")
 STATUSES: tuple[str, ...] = ("allowed", "not_allowed", "needs_permission", "needs_review")
 """Every status, in the order the page lists them."""
 STATUS_PRIORITY: tuple[Status, ...] = ("not_allowed", "needs_permission", "needs_review", "allowed")
@@ -202,6 +218,9 @@ class Verdict:
     fits)."""
     code_licenses: tuple[str, ...] = ()
     """For shared modified code: licences it may carry (empty otherwise, or when none fits)."""
+    data_licenses: tuple[str, ...] = ()
+    """For shared adapted data (``adapt_data``): licences it may carry (empty otherwise, or
+    when none fits)."""
 
     @property
     def condition_codes(self) -> tuple[str, ...]:
@@ -241,7 +260,7 @@ CONDITIONS: dict[str, Text] = {
         "en": "Keep notices: pass on the licence text (or link), copyright and NOTICE files",
     },
     "share_alike": {
-        "ko": "동일조건변경허락: 공유하는 변경물에 같은(또는 호환) 라이선스를 붙이고 "
+        "ko": "동일조건변경허락: 공유하는 2차적저작물에 같은(또는 호환) 라이선스를 붙이고 "
         "제한을 더하지 않는다",
         "en": "Share-alike: license the shared adaptation the same (or compatible) way, "
         "adding no restrictions",
@@ -251,7 +270,7 @@ CONDITIONS: dict[str, Text] = {
         "en": "Non-commercial only: do not use this part for commercial purposes",
     },
     "no_shared_adaptations": {
-        "ko": "변경금지: 변경물은 만들 수 있지만 다른 사람에게 공유하지 않는다",
+        "ko": "변경금지: 2차적저작물은 만들 수 있지만 다른 사람에게 공유하지 않는다",
         "en": "No shared adaptations: you may adapt it, but not share the adaptation",
     },
     "use_restrictions": {
@@ -316,6 +335,7 @@ SITUATIONS: dict[str, Mapping[str, bool]] = {
     "adapted_beside_another_model": {"adapt": True, "other_model": True},  # Llama 3 §1(b)(v)
     "kept_adaptation": {"adapt": True, "share": False},
     "shared_adaptation": {"adapt": True, "share": True},
+    "over_user_threshold": {"over_700m_users": True},  # Llama 3 §2
 }
 """When a row's :attr:`LicenseRule.findings` apply to a part, in the order they are reported:
 the facts of the use that must hold. ``other_model`` holds for the data and the code when the
@@ -422,7 +442,7 @@ RULES: tuple[LicenseRule, ...] = (
         "CC-BY-4.0",
         "creative_commons",
         {
-            "ko": "공유할 때 저작자표시·고지·변경 표시(§3(a)). 변경물의 라이선스는 자유지만 "
+            "ko": "공유할 때 저작자표시·고지·변경 표시(§3(a)). 2차적저작물의 라이선스는 자유지만 "
             "받는 사람의 BY 준수를 막으면 안 된다(§3(a)(4)).",
             "en": "When shared: credit, notices, changes indicated (§3(a)). An adaptation may "
             "carry any licence that lets recipients comply with BY (§3(a)(4)).",
@@ -434,7 +454,7 @@ RULES: tuple[LicenseRule, ...] = (
         "CC-BY-SA-4.0",
         "creative_commons",
         {
-            "ko": "공유하는 변경물은 BY-SA 또는 BY-SA 호환 라이선스(GPLv3, 한 방향)로만, "
+            "ko": "공유하는 2차적저작물은 BY-SA 또는 BY-SA 호환 라이선스(GPLv3, 한 방향)로만, "
             "추가 제한 없이(§3(b)).",
             "en": "A shared adaptation carries BY-SA or a BY-SA compatible licence (GPLv3, one "
             "way only), with no added restrictions (§3(b)).",
@@ -449,7 +469,7 @@ RULES: tuple[LicenseRule, ...] = (
         "CC-BY-NC-4.0",
         "creative_commons",
         {
-            "ko": "모든 이용이 비영리 목적에 한정된다(§2(a)(1)). 공유하는 변경물은 NC "
+            "ko": "모든 이용이 비영리 목적에 한정된다(§2(a)(1)). 공유하는 2차적저작물은 NC "
             "라이선스로(라이선스 본문이 아니라 CC FAQ의 안내).",
             "en": "Every use is limited to non-commercial purposes (§2(a)(1)); a shared "
             "adaptation keeps an NC licence (CC's FAQ guidance, not licence text).",
@@ -464,7 +484,7 @@ RULES: tuple[LicenseRule, ...] = (
         "CC-BY-NC-SA-4.0",
         "creative_commons",
         {
-            "ko": "비영리 한정이며, 공유하는 변경물은 BY-NC-SA로만(§3(b)).",
+            "ko": "비영리 한정이며, 공유하는 2차적저작물은 BY-NC-SA로만(§3(b)).",
             "en": "Non-commercial only; a shared adaptation carries BY-NC-SA and nothing else "
             "(§3(b)).",
         },
@@ -479,7 +499,7 @@ RULES: tuple[LicenseRule, ...] = (
         "CC-BY-ND-4.0",
         "creative_commons",
         {
-            "ko": "변경물을 만들 수는 있지만 공유할 수 없다(§2(a)(1)(B)). "
+            "ko": "2차적저작물을 만들 수는 있지만 공유할 수 없다(§2(a)(1)(B)). "
             "원본 그대로는 공유할 수 있다.",
             "en": "Adapted material may be made but not shared (§2(a)(1)(B)); the unmodified "
             "work may be shared.",
@@ -494,7 +514,7 @@ RULES: tuple[LicenseRule, ...] = (
         "CC-BY-NC-ND-4.0",
         "creative_commons",
         {
-            "ko": "비영리 한정이며, 변경물은 공유할 수 없다. "
+            "ko": "비영리 한정이며, 2차적저작물은 공유할 수 없다. "
             "원본 그대로는 비영리 목적으로 공유할 수 있다.",
             "en": "Non-commercial only; adaptations may not be shared, the unmodified work may "
             "be, non-commercially.",
@@ -573,7 +593,10 @@ RULES: tuple[LicenseRule, ...] = (
             "the month before the release date, request a licence from Meta). Its outputs may "
             "not improve other LLMs (§1(b)(v)).",
         },
-        findings={"adapted_beside_another_model": "llama_other_llm"},
+        findings={
+            "adapted_beside_another_model": "llama_other_llm",
+            "over_user_threshold": "llama_user_threshold",
+        },
         adapter_licenses=("LicenseRef-Llama-3-Community",),
         own_material_only=True,
         on_use=("use_restrictions", "user_threshold"),
@@ -649,6 +672,18 @@ REASONS: dict[str, ReasonRule] = {
             "7), but until that is established, nothing is taken as permitted.",
         },
     ),
+    "llama_user_threshold": ReasonRule(
+        "needs_permission",
+        {
+            "ko": "{parts}: 이용자(계열사 포함)의 제품·서비스가 Llama 3 출시일 직전 달에 월간 "
+            "활성 사용자 7억 명을 넘었으므로, Llama 3 라이선스 §2에 따라 Meta에 라이선스를 "
+            "요청해야 한다. Meta가 허락하기 전에는 이 계약의 권리를 쓸 수 없다.",
+            "en": "{parts}: the licensee's products or services (with its affiliates') had more "
+            "than 700 million monthly active users in the month before the Llama 3 release, "
+            "so under §2 of the Llama 3 licence it must request a licence from Meta and has no "
+            "rights under the agreement until Meta grants one.",
+        },
+    ),
     "nc_commercial": ReasonRule(
         "not_allowed",
         {
@@ -688,7 +723,8 @@ REASONS: dict[str, ReasonRule] = {
     "no_derivatives": ReasonRule(
         "not_allowed",
         {
-            "ko": "{parts}: ND 라이선스는 변경물을 만드는 것은 허용하지만 공유는 허용하지 않는다.",
+            "ko": "{parts}: ND 라이선스는 2차적저작물을 만드는 것은 허용하지만 공유는 "
+            "허용하지 않는다.",
             "en": "{parts}: an ND licence allows making an adaptation but not sharing it.",
         },
     ),
@@ -696,14 +732,44 @@ REASONS: dict[str, ReasonRule] = {
     "share_alike_unsettled": ReasonRule(
         "needs_review",
         {
-            "ko": "{sa}(은)는 공유하는 변경물에 {adapters}만 허용하고 제한을 더할 수 없게 하는데, "
-            "{other}의 조건은 그 라이선스로 옮길 수 없다. 가중치가 데이터의 변경물이라면 어느 "
-            "라이선스로도 두 조건을 함께 지킬 수 없어 가중치를 공유할 수 없다. 변경물인지가 "
+            "ko": "{sa}(은)는 공유하는 2차적저작물에 {adapters}만 허용하고 제한을 더할 수 "
+            "없게 하는데, {other}의 조건은 그 라이선스로 옮길 수 없다. 가중치가 데이터의 "
+            "2차적저작물이라면 어느 "
+            "라이선스로도 두 조건을 함께 지킬 수 없어 가중치를 공유할 수 없다. 2차적저작물인지가 "
             "정해져 있지 않으므로 검토가 필요하다.",
             "en": "{sa} lets a shared adaptation carry only {adapters}, with no added "
             "restrictions, and the terms of {other} cannot go under it. If the weights are an "
             "adaptation of the data, no licence satisfies both and the weights cannot be "
             "shared; as that is not settled, this needs review.",
+        },
+    ),
+    # {sa}, {adapters}, {other}: as above, for data adapted and shared (a definite clash).
+    "share_alike_clash": ReasonRule(
+        "not_allowed",
+        {
+            "ko": "{sa}(은)는 공유하는 2차적저작물에 {adapters}만 허용하고 제한을 더할 수 없게 "
+            "하는데(§3(b)), {other}의 조건은 그 라이선스로 옮길 수 없다. 두 데이터를 합치거나 "
+            "고친 결과는 두 라이선스를 함께 지키며 공유할 수 없다. 공유하지 않고 쓰거나, 각 "
+            "원본을 따로 공유한다.",
+            "en": "{sa} lets shared Adapted Material carry only {adapters}, with no added "
+            "restrictions (§3(b)), and the terms of {other} cannot go under it: data adapted "
+            "from both cannot be shared under both licences. Keep it to yourself, or share "
+            "each source on its own.",
+        },
+    ),
+    # {fits}: the licences the shared adapted data may carry.
+    "adapted_data": ReasonRule(
+        "allowed",
+        {
+            "ko": "{parts}: 정제·주석·번역·병합한 데이터는 원래 데이터의 2차적저작물로 본다"
+            "(CC 4.0 §1(a), 데이터베이스는 §4(b)). 행을 지우기만 하거나 서로 섞지 않고 나란히 "
+            "모은 것은 2차적저작물이 아닐 수도 있지만, 판정은 조심하는 쪽을 따른다. 공유한다면 "
+            "{fits}(으)로 공유할 수 있고, 원래 라이선스의 조건은 그대로 따른다.",
+            "en": "{parts}: data cleaned, annotated, translated or merged is taken to be "
+            "Adapted Material of its sources (CC 4.0 §1(a); §4(b) for databases). Merely "
+            "deleting rows, or placing sources side by side unmixed, may not adapt them, but "
+            "the verdict takes the cautious side. Shared, it may carry {fits}, and the "
+            "sources' conditions still apply.",
         },
     ),
     # {weights}, {code}: the licences the shared weights and the shared code may carry.
@@ -732,9 +798,10 @@ REASONS: dict[str, ReasonRule] = {
     "data_to_weights": ReasonRule(
         "needs_review",
         {
-            "ko": "{parts}: 학습된 가중치가 데이터의 변경물인지는 정해져 있지 않다. 변경물로 "
-            "본다면 {if_adapted}. 변경물이 아니라면 {if_not}. 데이터 자체를 고쳐 공유한다면 "
-            "데이터의 변경물 규칙이 그대로 적용된다.",
+            "ko": "{parts}: 학습된 가중치가 데이터의 2차적저작물인지는 정해져 있지 않다. "
+            "2차적저작물로 "
+            "본다면 {if_adapted}. 2차적저작물이 아니라면 {if_not}. 데이터 자체를 고쳐 공유한다면 "
+            "데이터의 2차적저작물 규칙이 그대로 적용된다.",
             "en": "{parts}: whether trained weights are an adaptation of their training data is "
             "not settled. If they are, {if_adapted}; if not, {if_not}. Sharing the data "
             "itself, modified, is an adaptation and its rules apply in full.",
@@ -743,7 +810,7 @@ REASONS: dict[str, ReasonRule] = {
     "private_adaptation": ReasonRule(
         "allowed",
         {
-            "ko": "{parts}: 공유하지 않는 변경물에는 동일조건변경허락이나 변경금지가 걸리지 "
+            "ko": "{parts}: 공유하지 않는 2차적저작물에는 동일조건변경허락이나 변경금지가 걸리지 "
             "않는다. 나중에 공유하면 다시 확인한다.",
             "en": "{parts}: share-alike and the ban on sharing adaptations bite only when the "
             "adaptation is shared; check again before sharing it.",
@@ -763,7 +830,7 @@ REASONS: dict[str, ReasonRule] = {
     "apache_own_terms": ReasonRule(
         "allowed",
         {
-            "ko": "{parts}: Apache-2.0 §4에 따라 수정 부분과 변경물 전체에는 다른 조건(NC·ND "
+            "ko": "{parts}: Apache-2.0 §4에 따라 수정 부분과 2차적저작물 전체에는 다른 조건(NC·ND "
             "포함)을 붙일 수 있다. 다만 받는 사람은 원래 부분에 대해 Apache-2.0의 권리를 그대로 "
             "가지므로, 그 조건은 수정한 부분에만 미친다.",
             "en": "{parts}: Apache-2.0 §4 lets you put other terms (NC or ND among them) on your "
@@ -775,7 +842,7 @@ REASONS: dict[str, ReasonRule] = {
     "weights_premise": ReasonRule(
         "allowed",
         {
-            "ko": "전제: 이 판정은 미세조정한 가중치를 모델의 변경물로 본다. 가중치가 보호받고"
+            "ko": "전제: 이 판정은 미세조정한 가중치를 모델의 2차적저작물로 본다. 가중치가 보호받고"
             "(저작권법 제2조 제1호의 창작적 표현이거나 제93조의 데이터베이스로서) 미세조정이 "
             "CC 4.0 §1(a)가 말하는 허락이 필요한 변경이라고 가정한 것이다. 둘 다 정해지지 "
             "않았다. 가중치가 보호받지 않는다면 모델 라이선스의 조건(ND 등)은 계약으로만 "
@@ -891,14 +958,18 @@ def _reason(
 
 
 def _conflict(
-    pair: tuple[str, ...], rules: Mapping[str, LicenseRule], licenses: Mapping[str, str]
+    pair: tuple[str, ...],
+    rules: Mapping[str, LicenseRule],
+    licenses: Mapping[str, str],
+    key: str = "share_alike_unsettled",
 ) -> Reason:
-    """Why the share-alike part of ``pair`` cannot take the other part's terms (a clash that
-    arises only if the weights are an adaptation of the data, so it asks for review)."""
+    """Why the share-alike part of ``pair`` cannot take the other part's terms: by default a
+    clash that arises only if the weights are an adaptation of the data (so it asks for
+    review); ``share_alike_clash`` for data adapted from both (a definite "no")."""
     sa, other = sorted(pair, key=lambda p: not rules[p].share_alike)
     adapters = {lang: OR[lang].join(rules[sa].adapter_licenses or ()) for lang in LANGUAGES}
     sides = {"sa": named_parts([sa], licenses), "other": named_parts([other], licenses)}
-    return _reason("share_alike_unsettled", pair, licenses, adapters=adapters, **sides)
+    return _reason(key, pair, licenses, adapters=adapters, **sides)
 
 
 def _licence_list(candidates: tuple[str, ...]) -> dict[str, str]:
@@ -939,9 +1010,14 @@ class _Sharing:
 
 
 def _share(
-    parts: tuple[str, ...], rules: Mapping[str, LicenseRule], licenses: Mapping[str, str]
+    parts: tuple[str, ...],
+    rules: Mapping[str, LicenseRule],
+    licenses: Mapping[str, str],
+    clash: str = "share_alike_unsettled",
 ) -> _Sharing:
-    """Sharing one adaptation of ``parts``: ND first, then the licences every part accepts."""
+    """Sharing one adaptation of ``parts``: ND first, then the licences every part accepts;
+    ``clash`` is the :data:`REASONS` key for a share-alike part that no licence reconciles
+    with another."""
     present = [licenses[p] for p in parts if rules[p].grants]  # own material of this work
     if closed := [p for p in parts if not rules[p].adaptations_shareable]:
         return _Sharing(
@@ -959,46 +1035,88 @@ def _share(
     ]
     sa_clashes = [pair for pair in clashes if any(rules[p].share_alike for p in pair)]
     if sa_clashes:
-        return _Sharing("not_allowed", reasons=[_conflict(p, rules, licenses) for p in sa_clashes])
+        conflicts = [_conflict(p, rules, licenses, clash) for p in sa_clashes]
+        return _Sharing("not_allowed", reasons=conflicts)
     reasons = [_reason("no_common_license", pair, licenses) for pair in clashes or [parts]]
     return _Sharing("needs_review", reasons=reasons)
 
 
 def evaluate(
-    data: str, model: str, code: str, *, commercial: bool, share: bool, combination: Combination
+    data: str,
+    model: str,
+    code: str,
+    *,
+    commercial: bool,
+    share: bool,
+    combination: Combination,
+    second_data: str | None = None,
+    over_700m_users: bool = False,
 ) -> Verdict:
     """Whether a project combining ``data``, ``model`` and ``code`` may be used as described.
 
     ``commercial`` and ``share`` say whether the use is commercial and whether the result
-    goes to anyone else; ``combination`` is ``"aggregate"`` or ``"adapt"``. Raises
-    ``ValueError`` for an identifier or combination it does not know. Not legal advice.
+    goes to anyone else; ``combination`` is ``"aggregate"``, ``"adapt"`` (the model
+    fine-tuned, the code changed) or ``"adapt_data"`` (the data cleaned, annotated,
+    translated or merged with ``second_data``; model and code only used). ``over_700m_users``
+    says whether the licensee passes the Llama 3 §2 threshold. Raises ``ValueError`` for an
+    identifier or combination it does not know, and for a second data source in a
+    fine-tuning (merge the data first). Not legal advice.
     """
-    licenses = {"data": data, "model": model, "code": code}
-    rules = {part: rule(license_id) for part, license_id in licenses.items()}
     if combination not in COMBINATIONS:
         raise ValueError(
             f"unknown combination {combination!r}; use one of: {', '.join(COMBINATIONS)}"
         )
-    adapt = combination == "adapt"
-    use = {"commercial": commercial, "share": share, "adapt": adapt}
+    if second_data is not None and combination == "adapt":
+        raise ValueError(
+            "second_data is for a merge ('adapt_data') or a collection ('aggregate'); to "
+            "fine-tune on two sources, check their merge first and train on it under the "
+            "licence it may carry"
+        )
+    second = {} if second_data is None else {"second_data": second_data}
+    licenses = {"data": data, **second, "model": model, "code": code}  # in PARTS order
+    rules = {part: rule(license_id) for part, license_id in licenses.items()}
+    parts = tuple(licenses)
+    adapt, adapt_data = combination == "adapt", combination == "adapt_data"
+    datasets = tuple(p for p in parts if p in DATA_PARTS)
+    # What each part undergoes: in a fine-tuning every part is adapted (the data through the
+    # unsettled question below); in a data adaptation only the data, the model and code
+    # being tools that are used, not changed or passed on.
+    adapted_parts = parts if adapt else datasets if adapt_data else ()
+    shared_parts = datasets if adapt_data else parts
+    facts = {
+        part: {
+            "commercial": commercial,
+            "share": share and part in shared_parts,
+            "adapt": part in adapted_parts,
+            "other_model": adapt and licenses[part] != model,
+            "over_700m_users": over_700m_users,
+        }
+        for part in parts
+    }
     reasons = [
         _reason(rules[part].findings[situation], (part,), licenses)
         for situation, when in SITUATIONS.items()
-        for part in PARTS
-        if situation in rules[part].findings
-        and when.items() <= {**use, "other_model": licenses[part] != model}.items()
+        for part in parts
+        if situation in rules[part].findings and when.items() <= facts[part].items()
     ]
-    licensed = tuple(p for p in PARTS if rules[p].grants)
+    licensed = tuple(p for p in parts if rules[p].grants)
     direct, data_in = tuple(p for p in licensed if p != TRAINING_DATA), TRAINING_DATA in licensed
     # Nothing is shared unless an adaptation is. The code and the weights are separate works;
     # for the weights, weigh both readings: are trained weights an adaptation of the data?
-    adapted = not_adapted = modified_code = _Sharing("allowed")
+    adapted = not_adapted = modified_code = modified_data = _Sharing("allowed")
     weights = tuple(p for p in direct if p != "code")
     if adapt and share:
         modified_code = _share(("code",), rules, licenses) if "code" in direct else modified_code
         adapted = _share(weights + ((TRAINING_DATA,) if data_in else ()), rules, licenses)
         not_adapted = _share(weights, rules, licenses)
         reasons += modified_code.reasons + not_adapted.reasons
+    sources = tuple(p for p in datasets if p in licensed)
+    if adapt_data and share and sources:
+        modified_data = _share(sources, rules, licenses, clash="share_alike_clash")
+        reasons += modified_data.reasons
+        if modified_data.candidates:
+            listed = {"fits": _licence_list(modified_data.candidates)}
+            reasons.append(_reason("adapted_data", sources, licenses, **listed))
     # Readings that differ only in which licences fit, with some fitting under both, leave
     # the answer the same: the licences that fit either way, with the data's terms as a
     # precaution.
@@ -1011,7 +1129,7 @@ def evaluate(
         readings = {"if_adapted": _outcome(adapted), "if_not": _outcome(not_adapted)}
         reasons += [r for r in adapted.reasons if r.status == "needs_review"]
         reasons.append(_reason("data_to_weights", (TRAINING_DATA,), licenses, **readings))
-    elif modified_code.candidates and weights_fit and len(licensed) == len(PARTS):
+    elif modified_code.candidates and weights_fit and len(licensed) == len(parts):
         lists = {"weights": _licence_list(weights_fit)}
         reasons.append(
             _reason(
@@ -1030,12 +1148,16 @@ def evaluate(
         reasons.append(_reason("weights_premise", ("model",), licenses))
     found = {reason.status for reason in reasons} | {"allowed"}
     status = next(s for s in STATUS_PRIORITY if s in found)
+    if status == "not_allowed":  # no licence to offer for data that may not be used so
+        reasons = [r for r in reasons if r.rule != "adapted_data"]
     reasons.sort(key=lambda reason: STATUS_PRIORITY.index(reason.status))
     if status == "allowed":
         reasons.insert(0, _reason("no_conflict", licensed, licenses))
     fits = weights_fit if settled else adapted.candidates or not_adapted.candidates
-    complete = status != "not_allowed" and len(licensed) == len(PARTS)
-    terms = {p: rules[p].conditions(share=share, adapt=adapt) for p in licensed}
+    complete = status != "not_allowed" and len(licensed) == len(parts)
+    terms = {
+        p: rules[p].conditions(share=facts[p]["share"], adapt=facts[p]["adapt"]) for p in licensed
+    }
     conditions = [(c, tuple(p for p in licensed if c in terms[p])) for c in CONDITIONS]
     return Verdict(
         status=status,
@@ -1043,4 +1165,5 @@ def evaluate(
         reasons=tuple(reasons),
         adaptation_licenses=fits if complete else (),
         code_licenses=modified_code.candidates if complete else (),
+        data_licenses=modified_data.candidates if complete else (),
     )

@@ -206,6 +206,19 @@ class CharNGram:
                 best, best_count = char, count
         return best
 
+    def distribution(self, history: str) -> tuple[tuple[str, int, Fraction], ...]:
+        """Every character of the vocabulary after ``history`` as ``(char, N(h, c), P(c | h))``,
+        most probable first; equal probabilities in code point order, so the first row is
+        :meth:`next_char`.
+
+        >>> model = CharNGram.train("ab ab ac", context_length=1)
+        >>> [(c, n) for c, n, _ in model.distribution("a")]
+        [('b', 2), ('c', 1), (' ', 0), ('a', 0)]
+        """
+        rows = [(char, self.count(history, char)) for char in self.vocabulary]
+        rows.sort(key=lambda row: -row[1])  # stable: code point order among equal counts
+        return tuple((char, count, self.probability(history, char)) for char, count in rows)
+
     def greedy(self, history: str, length: int) -> str:
         """``length`` characters written after ``history``, each by :meth:`next_char`."""
         text = history

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import contextlib
 import traceback
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from privacy_explorer import embed
+from privacy_explorer import embed, wording
 from privacy_explorer.cluster import Cluster
 from privacy_explorer.errors import ComputeError, OutputError, exit_call, location, raise_collected
 from privacy_explorer.lesson import LANGUAGES
@@ -115,16 +115,36 @@ def unbuilt_pages(plan: Plan) -> set[str]:
 
 
 def check(files: SiteFiles, plan: Plan) -> None:
-    """Every link between the site's files finds its target (see :mod:`privacy_explorer.links`).
+    """Every link between the site's files finds its target (see :mod:`privacy_explorer.links`),
+    and every page's words agree with what they follow (:func:`check_wording`).
 
     A link to a lesson of the course that this build leaves out (``--only``) is not broken.
     """
     project = plan.project
-    check_links(
-        files,
-        page_sources(plan.lessons, project.root),
-        unbuilt=unbuilt_pages(plan),
-    )
+    sources = page_sources(plan.lessons, project.root)
+    check_links(files, sources, unbuilt=unbuilt_pages(plan))
+    check_wording(files, sources)
+
+
+def check_wording(files: SiteFiles, sources: Mapping[str, PageSource]) -> None:
+    """Korean particles after Greek letters, Latin names with numbers, units and quoted titles,
+    and English units after numbers, on every page (:mod:`privacy_explorer.wording`). A problem
+    is named at its line in the Markdown when the author wrote it there, else at its line in
+    the built page (a text from a lesson module or a template)."""
+    messages = []
+    for page in sorted(files):
+        if not page.endswith(".html") or "/embed/" in f"/{page}":  # embed pages repeat lessons
+            continue
+        lang = "en" if page.startswith("en/") else "ko"
+        source = sources.get(page)
+        for problem in wording.page_problems(files[page].decode("utf-8"), lang):
+            written = None if source is None else wording.source_line(problem, source.body)
+            if source is not None and written is not None:
+                where = replace(problem, line=source.first_line + written)
+                messages.append(f"{where.message(source.path)} (on {page}:{problem.line})")
+            else:
+                messages.append(problem.message(page))
+    raise_collected(messages)
 
 
 def _check_out(out: Path, project: Project) -> None:

@@ -84,15 +84,24 @@ LETTER_READINGS = {
 }
 """Latin letters as Korean readers name them (acronyms such as DCR or AUC are read so)."""
 
-SIGN_READINGS = {
-    "%": "퍼센트",
-    "×": "배",
+GREEK_READINGS = {
     "ε": "엡실론",
     "δ": "델타",
     "Δ": "델타",
     "σ": "시그마",
     "ρ": "로",
     "α": "알파",
+    "β": "베타",
+    "λ": "람다",
+    "μ": "뮤",
+    "θ": "세타",
+}
+"""Greek letters by their Korean names, which decide the particle whatever comes before the
+letter (``kε`` reads 케이 엡실론, so ``kε을``, not ``kε를``)."""
+
+SIGN_READINGS = {
+    "%": "퍼센트",
+    "×": "배",
     "k": "케이",
     "n": "엔",
     "x": "엑스",
@@ -155,6 +164,8 @@ def final_sound(text: str) -> FinalSound:
         if zeros == len(whole):
             return _reading_sound(DIGIT_READINGS["0"])
         return _reading_sound(PLACE_WORDS[min(zeros, 4) - 1])
+    if last in GREEK_READINGS:
+        return _reading_sound(GREEK_READINGS[last])
     for unit, reading in UNIT_READINGS.items():
         if body.endswith(unit) and not _is_letter(body[: -len(unit)][-1:]):
             return _reading_sound(reading)

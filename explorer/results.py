@@ -13,13 +13,14 @@ cache (:mod:`privacy_explorer.pagecache`) is neither computed nor rendered: its
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from privacy_explorer import charts as chart_tools
-from privacy_explorer import korean, pagecache
+from privacy_explorer import korean, pagecache, wording
 from privacy_explorer.cluster import Cluster
 from privacy_explorer.errors import ComputeError, ContentError, exit_call, location
 from privacy_explorer.lazy import LazyRows, lesson_lazy_rows
@@ -209,6 +210,46 @@ def _check_particles(planned: PlannedLesson, run: GridRun, root: Path) -> None:
                     ) from None
 
 
+COUNTED_READOUT = re.compile(
+    r"\{\{< readout (?P<number>\w+) >\}\} (?:\{\{< readout (?P<unit>\w+) >\}\}|(?P<word>[\w-]+))"
+)
+"""A readout followed by a unit: another readout (``{{< readout b >}} {{< readout unit >}}``)
+or a word the author typed (``{{< readout n >}} records``)."""
+
+
+def _check_counts(planned: PlannedLesson, run: GridRun, root: Path) -> None:
+    """In English, a unit after a live number agrees with it at every grid point: ``1 record``,
+    ``2 records`` (:func:`privacy_explorer.wording.english_problems`); checked here because the
+    page shows each point's numbers, not only the default's."""
+    module = planned.module
+    parsed = planned.parsed.get("en")
+    if module is None or parsed is None:
+        return
+    lines = parsed.path.read_text(encoding="utf-8").split("\n")
+    for number, line in enumerate(lines, 1):
+        for match in COUNTED_READOUT.finditer(line):
+            names = [match.group("number"), match.group("unit")]
+            if not all(name is None or name in module.readouts for name in names):
+                continue  # an unknown readout is reported where directives are checked
+            readout = module.readouts[names[0]]
+            texts = set()
+            for result in run.results.values():
+                value = readout.text(result["readouts"][names[0]], "en")
+                unit = match.group("word")
+                if names[1] is not None:
+                    unit = module.readouts[names[1]].text(result["readouts"][names[1]], "en")
+                after = line[match.end() :].split("{{<")[0]  # "2 candidate codes" is no count
+                texts.add(f"{value} {unit}{after}")
+            for text in sorted(texts):
+                for problem in wording.english_problems(text):
+                    raise ContentError(
+                        f"{location(parsed.path, number, root)}: '{problem.found}' at some grid "
+                        f"points should read '{problem.expected}' (a unit agrees with its "
+                        "number); give the number and its unit as one readout whose unit has "
+                        "a singular (Readout unit_one)"
+                    )
+
+
 def _run_lesson(
     project: Project,
     item: PlannedLesson,
@@ -257,6 +298,7 @@ def _lesson_results(
     if run is not None:
         _check_tables(item, run, summary, root)
         _check_particles(item, run, root)
+        _check_counts(item, run, root)
     by_lang = {
         lang: _chart_specs(item, run, summary, lang, root) if run else {} for lang in LANGUAGES
     }

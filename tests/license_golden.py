@@ -1,8 +1,9 @@
 """The licence checker's verdict for every grid combination, kept as a golden file.
 
 ``tests/golden/license_verdicts.json.gz`` holds what the evaluator answered for
-all 21,952 combinations of lesson 04's grid: the status, every condition with the
-parts that impose it, every reason (status, rule key, parts, both texts) in
+all 65,856 combinations of lesson 04's grid, and for the 784 cells of its merge map
+(every pair of data licences merged, commercial or not, shared or not): the status,
+every condition with the parts that impose it, every reason (status, rule key, parts, both texts) in
 order, and the licences a shared adaptation may carry. ``test_licenses.py``
 asserts that the evaluator still gives exactly these answers.
 
@@ -34,12 +35,28 @@ def _point_key(point: dict[str, Any]) -> str:
         "commercial" if point["commercial"] else "private",
         "share" if point["share"] else "keep",
     )
-    return " ".join((point["data"], point["model"], point["code"], *flags, point["combination"]))
+    over = ("over-700m",) if point.get("over_700m_users") else ()
+    data = "+".join(filter(None, (point["data"], point.get("second_data"))))
+    return " ".join((data, point["model"], point["code"], *flags, point["combination"], *over))
+
+
+def every_point() -> list[dict[str, Any]]:
+    """The grid's points, then the merge map's."""
+    from privacy_explorer.compute.lessons.licenses import GRID, merge_point
+    from privacy_explorer.compute.licensing import LICENSES
+
+    merges = [
+        merge_point(first, second, commercial, share)
+        for first in LICENSES
+        for second in LICENSES
+        for commercial in (False, True)
+        for share in (False, True)
+    ]
+    return [*GRID, *merges]
 
 
 def verdict_table() -> dict[str, Any]:
     """Every grid point's verdict, in the compact form the golden file stores."""
-    from privacy_explorer.compute.lessons.licenses import GRID
     from privacy_explorer.compute.licensing import evaluate
 
     reasons: dict[str, int] = {}
@@ -49,8 +66,8 @@ def verdict_table() -> dict[str, Any]:
         return table.setdefault(json.dumps(item, ensure_ascii=False, sort_keys=True), len(table))
 
     verdicts = {}
-    for point in GRID:
-        verdict = evaluate(**point)  # type: ignore[arg-type]
+    for point in every_point():
+        verdict = evaluate(**point)
         verdicts[_point_key(point)] = {
             "status": verdict.status,
             "conditions": [number(conditions, [c.code, list(c.parts)]) for c in verdict.conditions],
@@ -59,6 +76,7 @@ def verdict_table() -> dict[str, Any]:
                 for r in verdict.reasons
             ],
             "adaptation_licenses": list(verdict.adaptation_licenses),
+            **({"data_licenses": list(verdict.data_licenses)} if verdict.data_licenses else {}),
         }
     return {
         "refresh": REFRESH,

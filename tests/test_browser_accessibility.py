@@ -80,7 +80,7 @@ def test_without_javascript_a_note_says_the_page_shows_the_default_setting(
 
 
 PAGE_DATA = """slug => {
-  // Counted here: handing every point of lesson 04's 21,952 to Python costs a minute.
+  // Counted here: handing every point of lesson 04's 65,856 to Python costs a minute.
   const data = window.EXPLORER_DATA[slug];
   const points = Object.values(data.points);
   const distinct = name => new Set(points.map(p => p.r[name])).size;

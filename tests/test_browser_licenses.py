@@ -49,7 +49,7 @@ def expected_verdict(state: dict[str, int], lang: str) -> dict[str, object]:
         "status": lic.STATUS_LABELS[v.status][lang],
         "conditions": [licensing.CONDITIONS[c.code][lang] for c in v.conditions],
         "reasons": [r.text[lang] for r in v.reasons],
-        "adaptation": list(v.adaptation_licenses + v.code_licenses),
+        "adaptation": list(v.adaptation_licenses + v.code_licenses + v.data_licenses),
     }
 
 
@@ -62,8 +62,13 @@ STEPS: list[tuple[str, str, int]] = [
     ("model", "click", INDEX["model"]["CC-BY-SA-4.0"]),
     ("code", "click", INDEX["code"]["GPL-3.0-only"]),  # BY-SA into GPLv3: allowed, GPL only
     ("code", "click", INDEX["code"]["CC-BY-NC-4.0"]),  # BY-SA weights, NC code: two works, allowed
+    ("combination", "click", 2),  # the data adapted and shared: licences for the data
+    ("combination", "ArrowLeft", 1),
     ("combination", "ArrowLeft", 0),  # the same two in a collection: allowed
     ("share", "click", 0),
+    ("model", "click", INDEX["model"]["LicenseRef-Llama-3-Community"]),
+    ("over_700m_users", "click", 1),  # Llama 3 §2 above 700M users: needs permission
+    ("model", "click", INDEX["model"]["CC-BY-SA-4.0"]),  # without Llama the threshold is moot
     ("code", "click", INDEX["code"]["NOASSERTION"]),  # unknown: needs permission
 ]
 
@@ -122,6 +127,7 @@ def test_a_shared_link_opens_its_verdict(context: BrowserContext, site: Site):
     lang = LANGUAGES[-1]
     hash_ = (
         "data=CC-BY-ND-4.0&model=Apache-2.0&code=MIT&commercial=false&share=true&combination=adapt"
+        "&over_700m_users=false"
     )
     page, watch = LICENSES.open(context, site, lang, hash_)
     state = {
@@ -131,6 +137,7 @@ def test_a_shared_link_opens_its_verdict(context: BrowserContext, site: Site):
         "commercial": 0,
         "share": 1,
         "combination": 1,
+        "over_700m_users": 0,
     }
     LICENSES.wait_for_point(page, state)
     LICENSES.assert_shows(page, state, lang)

@@ -60,12 +60,16 @@ def verdict_maps() -> list[dict[str, Any]]:
     return lesson.summarize(results)["verdict_map"]
 
 
+OTHER_CHOICES = ("code", "commercial", "share", "combination", "over_700m_users")
+"""The controls a verdict map is drawn for (data and model are its rows and columns)."""
+
+
 def test_every_cell_of_the_verdict_map_is_evaluate_at_that_pair(verdict_maps):
     letters = {letter: status for status, letter in lesson.STATUS_LETTERS.items()}
-    assert len(verdict_maps) == len(LICENSES) * 2 * 2 * len(licensing.COMBINATIONS)
+    assert len(verdict_maps) == len(LICENSES) * 2 * 2 * len(licensing.COMBINATIONS) * 2
     for row in verdict_maps:
         assert len(row["cells"]) == len(LICENSES) ** 2
-        choice = {name: row[name] for name in ("code", "commercial", "share", "combination")}
+        choice = {name: row[name] for name in OTHER_CHOICES}
         for i, data in enumerate(LICENSES):
             for j, model in enumerate(LICENSES):
                 status = letters[row["cells"][i * len(LICENSES) + j]]
@@ -85,7 +89,7 @@ def test_an_unknown_data_licence_is_never_green_on_any_map(verdict_maps):
 def test_the_verdict_map_follows_every_control_and_renders(verdict_maps, lang: str):
     import vl_convert
 
-    (chart,) = lesson.CHARTS
+    chart = next(chart for chart in lesson.CHARTS if chart.name == "verdict_map")
     spec = chart.build(lang).to_dict()
     declared = {param["name"]: param["value"] for param in spec["params"]}
     assert declared == {name: value for name, value in lesson.GRID.default.items()}
@@ -94,6 +98,45 @@ def test_the_verdict_map_follows_every_control_and_renders(verdict_maps, lang: s
     assert svg.startswith("<svg") and "NaN" not in svg
     for status in licensing.STATUSES:
         assert str(escape(lesson.STATUS_LABELS[status][lang])) in svg  # the legend names each
+
+
+def test_every_cell_of_the_merge_map_is_evaluate_on_that_merge():
+    letters = {letter: status for status, letter in lesson.STATUS_LETTERS.items()}
+    rows = lesson.merge_map_rows()
+    assert {(row["commercial"], row["share"]) for row in rows} == {
+        (c, s) for c in (False, True) for s in (False, True)
+    }
+    size = len(LICENSES)
+    for row in rows:
+        for i, first in enumerate(LICENSES):
+            for j, second in enumerate(LICENSES):
+                expected = evaluate(
+                    first,
+                    "Apache-2.0",
+                    "MIT",
+                    commercial=row["commercial"],
+                    share=row["share"],
+                    combination="adapt_data",
+                    second_data=second,
+                ).status
+                assert letters[row["cells"][i * size + j]] == expected, (first, second, row)
+    shared = next(row for row in rows if row["share"] and not row["commercial"])
+    clash = shared["cells"][LICENSES.index("CC-BY-SA-4.0") * size + LICENSES.index("CC-BY-NC-4.0")]
+    assert letters[clash] == "not_allowed"  # BY-SA × BY-NC: BY-SA §3(b)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_merge_map_follows_its_controls_and_renders(lang: str):
+    import vl_convert
+
+    chart = next(chart for chart in lesson.CHARTS if chart.name == "merge_map")
+    spec = chart.build(lang).to_dict()
+    declared = {param["name"]: param["value"] for param in spec["params"]}
+    assert declared == {name: lesson.GRID.default[name] for name in ("data", "commercial", "share")}
+    spec["datasets"] = {"merge_map": lesson.merge_map_rows()}
+    svg = vl_convert.vegalite_to_svg(spec)
+    assert svg.startswith("<svg") and "NaN" not in svg
+    assert str(escape(lesson.STATUS_LABELS["not_allowed"][lang])) in svg
 
 
 # --- 10. The page data equals what evaluate() says ------------------------------------------
@@ -151,9 +194,11 @@ def test_page_data_equals_evaluate_at_every_grid_point(licence_site: Path, lang:
         reasons = plain["datasets"][shown["t"]["reasons"]]
         assert [row[1] for row in reasons] == [r.text[lang] for r in v.reasons], point
         adaptation = plain["datasets"][shown["t"]["adaptation"]]
-        expected = [("weights", x) for x in v.adaptation_licenses] + [
-            ("code", x) for x in v.code_licenses
-        ]
+        expected = (
+            [("weights", x) for x in v.adaptation_licenses]
+            + [("code", x) for x in v.code_licenses]
+            + [("data", x) for x in v.data_licenses]
+        )
         works = {lesson.WORKS[work][lang]: work for work in lesson.WORKS}
         assert [(works[row[0]], row[1]) for row in adaptation] == expected, point
         assert set(shown["t"]) == {"conditions", "reasons", "adaptation"}

@@ -36,6 +36,8 @@ CC = (CC0, BY, SA, NC, NCSA, ND, NCND)
 MIT, APACHE, GPL = "MIT", "Apache-2.0", "GPL-3.0-only"
 RAIL, LLAMA = "LicenseRef-OpenRAIL-M", "LicenseRef-Llama-3-Community"
 UNKNOWN, NO_LICENSE = "NOASSERTION", "NONE"
+THREE_PARTS = ("data", "model", "code")
+"""The parts every project has (a second data source is optional)."""
 NC_FAMILY = {NC, NCSA, NCND}
 SA_FAMILY = {SA, NCSA}
 ND_FAMILY = {ND, NCND}
@@ -52,9 +54,24 @@ ADAPTER_CHOICES = {
 }
 
 
-def verdict(data=CC0, model=CC0, code=CC0, *, commercial=False, share=True, combination="adapt"):
+def verdict(
+    data=CC0,
+    model=CC0,
+    code=CC0,
+    *,
+    commercial=False,
+    share=True,
+    combination="adapt",
+    over_700m_users=False,
+):
     return lic.evaluate(
-        data, model, code, commercial=commercial, share=share, combination=combination
+        data,
+        model,
+        code,
+        commercial=commercial,
+        share=share,
+        combination=combination,
+        over_700m_users=over_700m_users,
     )
 
 
@@ -145,7 +162,7 @@ def test_an_adaptation_kept_in_house_is_allowed_for_every_cc_pair(a: str, b: str
 
 
 @pytest.mark.parametrize("nd", sorted(ND_FAMILY))
-@pytest.mark.parametrize("part", lic.PARTS)
+@pytest.mark.parametrize("part", THREE_PARTS)
 def test_nd_may_be_shared_unmodified_in_a_collection(nd: str, part: str):
     parts = {"data": MIT, "model": MIT, "code": MIT, part: nd}
     v = verdict(**parts, combination="aggregate", share=True)
@@ -170,7 +187,7 @@ def test_nd_adaptation_may_be_made_but_not_shared(nd: str, part: str):
 
 
 @pytest.mark.parametrize("nc", sorted(NC_FAMILY))
-@pytest.mark.parametrize("part", lic.PARTS)
+@pytest.mark.parametrize("part", THREE_PARTS)
 @pytest.mark.parametrize("share", [False, True])
 @pytest.mark.parametrize("combination", lic.COMBINATIONS)
 def test_nc_forbids_commercial_use_shared_or_not(nc, part, share, combination):
@@ -189,7 +206,7 @@ def test_nc_forbids_commercial_use_shared_or_not(nc, part, share, combination):
 
 
 @pytest.mark.parametrize("missing", [UNKNOWN, NO_LICENSE])
-@pytest.mark.parametrize("part", lic.PARTS)
+@pytest.mark.parametrize("part", THREE_PARTS)
 @pytest.mark.parametrize("combination", lic.COMBINATIONS)
 def test_unknown_or_missing_licence_needs_permission(missing, part, combination):
     parts = {"data": CC0, "model": CC0, "code": CC0, part: missing}
@@ -376,7 +393,7 @@ def test_every_verdict_in_the_grid_is_well_formed():
         assert codes == sorted(codes, key=order.index), point
         if v.adaptation_licenses:
             assert point["share"] and point["combination"] == "adapt", point
-        non_commercial = {point[part] for part in lic.PARTS} & NC_FAMILY
+        non_commercial = {point[part] for part in THREE_PARTS} & NC_FAMILY
         if point["commercial"] and non_commercial:
             assert v.status == "not_allowed", point
 
@@ -425,7 +442,7 @@ def test_the_evaluator_names_no_licence():
     source = inspect.getsource(lic.evaluate) + inspect.getsource(lic._share)
     for row in lic.RULES:
         assert row.id not in source, row.id
-        assert row.kind in lic.PARTS or f'"{row.kind}"' not in source, row.kind
+        assert row.kind in THREE_PARTS or f'"{row.kind}"' not in source, row.kind
 
 
 def test_the_llama_user_threshold_is_paraphrased_as_its_section_2_states_it():
@@ -523,13 +540,14 @@ def test_llama_naming_applies_to_a_model_distributed_or_made_available_by_or_for
 @pytest.mark.parametrize("part", ["model", "code"])
 def test_apache_adaptation_offering_nc_or_nd_says_recipients_keep_apache_rights(part: str):
     parts = {"data": CC0, "model": MIT, "code": MIT, part: APACHE}
-    v = lic.evaluate(**parts, commercial=False, share=True, combination="adapt")
+    three = (parts["data"], parts["model"], parts["code"])
+    v = lic.evaluate(*three, commercial=False, share=True, combination="adapt")
     offered = v.adaptation_licenses if part == "model" else v.code_licenses
     assert {NC, ND} <= set(offered)
     (note,) = [r for r in v.reasons if r.rule == "apache_own_terms"]
     assert "keep their Apache-2.0 rights in the original" in note.text["en"]
     assert "§4" in note.text["ko"] and part in note.parts
-    kept = lic.evaluate(**parts, commercial=False, share=False, combination="adapt")
+    kept = lic.evaluate(*three, commercial=False, share=False, combination="adapt")
     assert "apache_own_terms" not in rules_of(kept)
 
 
@@ -556,3 +574,108 @@ def test_particles_after_latin_and_digit_names_follow_the_reading():
             chosen = korean.particle(match.group("particle")).after(match.group("name"))
             assert match.group("particle") == chosen, match.group(0)
     assert found >= 5
+
+
+# --- 13. Adapting the data itself: cleaning, annotating, translating, merging ---------------
+
+
+def adapted_data(data, second=None, *, model=APACHE, code=MIT, commercial=False, share=True):
+    return lic.evaluate(
+        data,
+        model,
+        code,
+        commercial=commercial,
+        share=share,
+        combination="adapt_data",
+        second_data=second,
+    )
+
+
+@pytest.mark.parametrize(("first", "second"), [(SA, NC), (NC, SA), (SA, NCSA), (NCSA, SA)])
+def test_by_sa_merged_with_nc_data_cannot_be_shared_under_both(first: str, second: str):
+    # BY-SA §3(b): the adapter's licence is BY-SA or a BY-SA compatible one, with no added
+    # restrictions; the NC term is such a restriction, so no licence satisfies both.
+    shared = adapted_data(first, second)
+    assert shared.status == "not_allowed"
+    assert "share_alike_clash" in rules_of(shared)
+    assert shared.data_licenses == ()
+    (clash,) = [r for r in shared.reasons if r.rule == "share_alike_clash"]
+    assert "§3(b)" in clash.text["en"] and "§3(b)" in clash.text["ko"]
+    assert set(clash.parts) == {"data", "second_data"}
+    kept = adapted_data(first, second, share=False)
+    assert kept.status == "allowed", "an adaptation kept to oneself is not shared"
+
+
+@pytest.mark.parametrize("nd", sorted(ND_FAMILY))
+@pytest.mark.parametrize("other", [None, CC0, BY])
+def test_nd_data_may_be_adapted_but_not_shared_adapted(nd: str, other: str | None):
+    for first, second in ((nd, other), (other, nd)) if other else ((nd, None),):
+        shared = adapted_data(first, second)
+        assert shared.status == "not_allowed"
+        assert "no_derivatives" in rules_of(shared)
+        assert adapted_data(first, second, share=False).status == "allowed"
+
+
+@pytest.mark.parametrize(("sa", "offered"), [(SA, {SA, GPL}), (NCSA, {NCSA})])
+@pytest.mark.parametrize("other", [None, CC0, BY])
+def test_share_alike_carries_over_to_adapted_data(sa: str, offered: set[str], other):
+    v = adapted_data(sa, other)
+    assert v.status == "allowed"
+    assert set(v.data_licenses) == offered
+    assert ("share_alike", ("data",)) in [(c.code, c.parts) for c in v.conditions]
+    assert "adapted_data" in rules_of(v)
+
+
+@pytest.mark.parametrize(("a", "b"), list(itertools.product(CC, CC)))
+def test_a_merge_of_two_cc_sources_may_carry_what_both_adapter_lists_allow(a: str, b: str):
+    # CC's chart of the licences an adapter may apply, for each source; a merge needs both.
+    both = ADAPTER_CHOICES[a] & ADAPTER_CHOICES[b]
+    v = adapted_data(a, b)
+    assert set(v.data_licenses) & set(CC) == both, (a, b)
+    assert v.status == ("allowed" if both else "not_allowed"), (a, b)
+
+
+def test_model_and_code_that_only_process_the_data_keep_their_terms_to_themselves():
+    # A GPL cleaning script and an ND model that annotates are used, not changed or shared.
+    v = adapted_data(BY, model=ND, code=GPL)
+    assert v.status == "allowed"
+    assert not {"no_shared_adaptations", "provide_source", "share_alike"} & set(v.condition_codes)
+    # ... but an NC model still may not be used commercially, even as a tool.
+    assert adapted_data(BY, model=NC, commercial=True).status == "not_allowed"
+    assert adapted_data(BY, code=UNKNOWN).status == "needs_permission"
+
+
+def test_a_second_data_source_is_refused_in_a_fine_tuning():
+    with pytest.raises(ValueError, match="merge"):
+        lic.evaluate(
+            BY, APACHE, MIT, commercial=False, share=True, combination="adapt", second_data=BY
+        )
+
+
+# --- 14. Llama 3 §2: above 700 million monthly active users, ask Meta -------------------------
+
+
+@pytest.mark.parametrize("part", THREE_PARTS)
+@pytest.mark.parametrize("combination", lic.COMBINATIONS)
+@pytest.mark.parametrize("share", [False, True])
+def test_llama_above_the_user_threshold_needs_permission(part: str, combination: str, share):
+    parts = {"data": CC0, "model": APACHE, "code": MIT, part: LLAMA}
+    above = verdict(**parts, share=share, combination=combination, over_700m_users=True)
+    assert above.status == "needs_permission"
+    assert "llama_user_threshold" in rules_of(above)
+    below = verdict(**parts, share=share, combination=combination)
+    assert below.status != "needs_permission"
+    assert "llama_user_threshold" not in rules_of(below)
+
+
+def test_the_user_threshold_changes_nothing_without_llama_material():
+    for point in itertools.islice(every_use(), 0, None, 97):
+        if LLAMA in (point["data"], point["model"], point["code"]):
+            continue
+        assert lic.evaluate(**point, over_700m_users=True) == lic.evaluate(**point), point
+
+
+def test_a_definite_no_outranks_the_user_threshold():
+    v = verdict(NC, LLAMA, MIT, commercial=True, over_700m_users=True)
+    assert v.status == "not_allowed"
+    assert {"nc_commercial", "llama_user_threshold"} <= rules_of(v)

@@ -160,7 +160,12 @@ def test_every_result_has_the_declared_readouts_and_is_finite_json(results):
     names = {readout.name for readout in mem.READOUTS}
     for result in results.values():
         assert set(result["readouts"]) == names
-        assert set(result["datasets"]) == {"score_ladder", "top_candidates", "digit_steps"}
+        assert set(result["datasets"]) == {
+            "score_ladder",
+            "top_candidates",
+            "digit_steps",
+            "next_chars",
+        }
         assert json_ready(result, "result") == result  # the build's own check: finite JSON
         for readout in mem.READOUTS:
             for lang in LANGUAGES:
@@ -406,3 +411,72 @@ def test_exposure_chart_follows_both_controls():
     assert {"name": "n", "value": mem.DEFAULT_CONTEXT_LENGTH} in spec["params"]
     assert {"name": "repeats", "value": mem.DEFAULT_REPEATS} in spec["params"]
     assert "datum.n === n" in json.dumps(spec) and "datum.repeats === repeats" in json.dumps(spec)
+
+
+# --- The fork: the next-character distribution, recounted from the training text ---------------
+
+
+def test_the_fork_chart_is_a_recount_of_the_training_text(results):
+    """Every bar against a brute-force count of the text, independent of the n-gram model: the
+    15 most probable characters after the fork's context (ties in code point order)."""
+    history = "\n" + mem.PREFIX
+    for (n, repeats), result in results.items():
+        text = mem.training_text(mem.statute_text(), repeats)
+        readouts, rows = result["readouts"], result["datasets"]["next_chars"]
+        fork = readouts["fork_position"] - 1
+        written = ngram.CharNGram.train(text, n, mem.SMOOTHING).greedy(history, 4)
+        pairs = zip(written, mem.SECRET_CODE, strict=True)
+        mismatches = [i for i, (a, b) in enumerate(pairs) if a != b]
+        if mismatches:
+            assert fork == mismatches[0], (n, repeats)
+        else:
+            assert readouts["fork_position"] == readouts["weakest_position"], (n, repeats)
+        context = (history + mem.SECRET_CODE[:fork])[-n:]
+        assert readouts["fork_context"] == mem.shown(context)
+        follows = Counter(text[i + n] for i in range(len(text) - n) if text.startswith(context, i))
+        vocabulary = sorted(set(text))
+        ranked = sorted(vocabulary, key=lambda c: (-follows[c], c))
+        expected = ranked[: mem.NEXT_CHAR_COUNT]
+        if mem.SECRET_CODE[fork] not in expected:
+            expected.append(mem.SECRET_CODE[fork])
+        assert [row["char"] for row in rows] == [mem.shown(c) for c in expected], (n, repeats)
+        total = sum(follows.values())
+        for row, char in zip(rows, expected, strict=True):
+            assert row["count"] == follows[char]
+            exact = (follows[char] + Fraction(1, 10)) / (total + Fraction(1, 10) * len(vocabulary))
+            assert row["probability"] == pytest.approx(float(exact), rel=1e-5)
+            assert row["place"] == ranked.index(char) + 1
+        assert readouts["fork_greedy_char"] == mem.shown(ranked[0]) == rows[0]["char"]
+        assert {row["role"] for row in rows if row["char"] == mem.SECRET_CODE[fork]} <= {
+            "canary",
+            "both",
+        }
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_fork_chart_renders_with_its_rows(results, lang: str):
+    chart = next(c for c in mem.CHARTS if c.name == "next")
+    spec = chart.build(lang).to_dict()
+    spec["datasets"] = {"next_chars": results[(3, 1)]["datasets"]["next_chars"]}
+    svg = vl_convert.vegalite_to_svg(spec)
+    assert svg.startswith("<svg") and "NaN" not in svg
+
+
+QUIZ = re.compile(r"\{\{< quiz >\}\}\n(.*?)\{\{< /quiz >\}\}", re.S)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_greedy_question_marks_the_answer_the_build_computes(results, lang: str):
+    """ "r = 1, n = 3: will greedy write 7391?": the marked option is the computed one."""
+    text = (REPO / "content" / lang / f"{SLUG}.md").read_text("utf-8")
+    (quiz,) = [q for q in QUIZ.findall(text) if "question_continuation" in q]
+    marks = [line[3] == "x" for line in quiz.split("\n") if line.startswith("- [")]
+    assert len(marks) == 3 and sum(marks) == 1
+    point = (mem.QUESTION_POINT["n"], mem.QUESTION_POINT["repeats"])
+    written = results[point]["readouts"]["continuation"]
+    assert written == mem.question_readouts()["question_continuation"]
+    # Options in order: writes the secret code; writes another code; writes no digits.
+    computed = 0 if written == mem.SECRET_CODE else 1 if written.isdigit() else 2
+    assert marks.index(True) == computed, (written, lang)
+    readouts = results[point]["readouts"]
+    assert (readouts["question_n"], readouts["question_repeats"]) == point

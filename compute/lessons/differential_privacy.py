@@ -211,6 +211,22 @@ ANSWER_UNITS: dict[str, dict[str, str]] = {
     "mean": {"ko": "MPa", "en": "MPa"},
 }
 """The unit of the answers, which depends on the query (readout ``answer_unit``)."""
+ANSWER_UNITS_ONE: dict[str, dict[str, str]] = {
+    "count": {"ko": "기록 수", "en": "record"},
+    "mean": ANSWER_UNITS["mean"],
+}
+"""The unit after a number shown as exactly 1: English counts one record, not 1 records."""
+COUNTED_READOUTS = (
+    "true_answer",
+    "neighbour_answer",
+    "sensitivity",
+    "scale",
+    "neighbour_scale",
+    "mae_theory",
+    "mae_empirical",
+    "latest_release",
+)
+"""Readouts in the answer's unit: each has a ``<name>_unit`` readout that agrees with it."""
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -500,6 +516,9 @@ def _mechanism(
         "posterior_after_releases": bayes_posterior(ATTACKER_PRIOR, evidence),
         **optimal_test_readouts(true_answer, neighbour_answer, scale, epsilon),
     }
+    readouts |= {
+        f"{name}_unit": unit_after(query, readouts[name], name) for name in COUNTED_READOUTS
+    }
     datasets: dict[str, list[dict[str, Any]]] = {
         "densities": [
             {"x": chart_number(at), "density": chart_number(density), "dataset": label}
@@ -525,6 +544,13 @@ def _mechanism(
         ],
     }
     return readouts, datasets
+
+
+def unit_after(query: str, value: float, readout: str) -> dict[str, str]:
+    """The answer's unit after readout ``readout`` showing ``value``: singular in English
+    when the page shows the number as exactly 1 (``1 record``), plural otherwise."""
+    shown = {r.name: r for r in READOUTS}[readout].text(value, "en")
+    return (ANSWER_UNITS_ONE if shown == "1" else ANSWER_UNITS)[query]
 
 
 OPTIMAL_TEST_FPR = 0.1
@@ -722,6 +748,10 @@ READOUTS: tuple[Readout, ...] = (
         ".4g",
     ),
     Readout("answer_unit", {"ko": "답의 단위", "en": "Unit of the answer"}),
+    *(
+        Readout(f"{name}_unit", {"ko": "답의 단위", "en": "Unit of the answer"})
+        for name in COUNTED_READOUTS
+    ),
     Readout("sensitivity", {"ko": "민감도 Δ", "en": "Sensitivity Δ"}, ".4g"),
     Readout("scale", {"ko": "Laplace 척도 b", "en": "Laplace scale b"}, ".4g"),
     Readout("epsilon", {"ko": "질의당 예산 ε", "en": "Budget per query ε"}, ".4g"),
@@ -788,7 +818,7 @@ READOUTS: tuple[Readout, ...] = (
     ),
     Readout("clip_upper", {"ko": "자르기 상한", "en": "Clipping bound"}, ".4g", _MPA),
     Readout(
-        "slots", {"ko": "공개된 칸 수 (기록 수 상한)", "en": "Public slots (cap on records)"}, "d"
+        "slots", {"ko": "공개된 자리 수 (기록 수 상한)", "en": "Public slots (cap on records)"}, "d"
     ),
     Readout(
         "max_strength",
@@ -1289,7 +1319,7 @@ CHARTS: tuple[Chart, ...] = (
         "budget",
         budget_chart,
         {
-            "ko": "공개 횟수 k마다 기본 합성으로 쌓이는 누적 예산 kε를 막대로 그리고, "
+            "ko": "공개 횟수 k마다 기본 합성으로 쌓이는 누적 예산 kε을 막대로 그리고, "
             "지금까지 공개한 횟수까지를 진하게 칠한다.",
             "en": "The total budget kε after each number of releases k under basic "
             "composition, with the releases made so far highlighted.",
@@ -1300,7 +1330,7 @@ CHARTS: tuple[Chart, ...] = (
         posterior_chart,
         {
             "ko": "사전 믿음 1%, 10%, 50%에서 출발한 공격자가 공개값 하나를 본 뒤 "
-            "가질 수 있는 사후 믿음의 상한을 ε에 따라 선으로 그리고, 지금의 ε를 세로 점선으로 "
+            "가질 수 있는 사후 믿음의 상한을 ε에 따라 선으로 그리고, 지금의 ε을 세로 점선으로 "
             "표시한다.",
             "en": "The largest posterior belief an attacker can reach after one release, "
             "starting from a prior of 1%, 10% or 50%, as lines over ε, with the current ε "

@@ -2,11 +2,16 @@
 
 The checker and its rule table are the library's :mod:`compute.licensing`; this
 module turns them into the page. Its grid is every combination of three
-licences (data, model, code), commercial use or not, sharing or not, and a
-collection or an adaptation: :func:`compute` evaluates one and returns the
-verdict, its conditions, its reasons and the licences an adaptation may carry.
-:func:`summarize` adds what is the same on every point: the rule table itself,
-worked examples computed by the checker, and how often each verdict occurs.
+licences (data, model, code), commercial use or not, sharing or not, a
+collection, a fine-tuning or an adaptation of the data, and whether the licensee
+passes Llama 3's 700-million-user threshold: :func:`compute` evaluates one and
+returns the verdict, its conditions, its reasons and the licences an adaptation
+may carry. :func:`summarize` adds what is the same on every point: the rule table
+itself, worked examples computed by the checker, how often each verdict occurs,
+and the merge map — every pair of data licences merged and shared — which
+stands in for a second data control: as a control it would multiply the grid by
+the number of licences (about 460,000 points), while the map costs 4 × 196
+evaluations.
 
 This is a teaching tool, not legal advice (see :mod:`compute.licensing`).
 """
@@ -109,9 +114,27 @@ GRID = Grid(
             "adapt",
             {"ko": "결합 방식", "en": "Combination"},
             value_labels={
-                "ko": ("단순 묶음 (수정 없음)", "변경 (모델 미세조정, 코드 수정)"),
-                "en": ("Collection (unmodified)", "Adapted (model fine-tuned, code changed)"),
+                "ko": (
+                    "단순 묶음 (수정 없음)",
+                    "변경 (모델 미세조정, 코드 수정)",
+                    "데이터 변경 (정제·주석·번역·병합)",
+                ),
+                "en": (
+                    "Collection (unmodified)",
+                    "Adapted (model fine-tuned, code changed)",
+                    "Data adapted (cleaned, annotated, translated, merged)",
+                ),
             },
+        ),
+        Param(
+            "over_700m_users",
+            (False, True),
+            False,
+            {
+                "ko": "월간 활성 사용자 7억 명 초과 (Llama 3 §2)",
+                "en": "Over 700 million monthly active users (Llama 3 §2)",
+            },
+            value_labels={"ko": ("아니오", "예"), "en": ("No", "Yes")},
         ),
     )
 )
@@ -143,7 +166,7 @@ def verdict_rows(verdict: Verdict, licenses: Mapping[str, str]) -> dict[str, lis
 NOTE: Text = {"ko": "참고", "en": "Note"}
 NONE_TEXT: Text = {"ko": "없음", "en": "none"}
 NOT_APPLICABLE: Text = {
-    "ko": "해당 없음 (공유하는 변경물이 아님)",
+    "ko": "해당 없음 (공유하는 2차적저작물이 아님)",
     "en": "not applicable (no shared adaptation)",
 }
 
@@ -151,16 +174,21 @@ NOT_APPLICABLE: Text = {
 WORKS: dict[str, Text] = {
     "weights": {"ko": "가중치", "en": "weights"},
     "code": {"ko": "코드", "en": "code"},
+    "data": {"ko": "데이터", "en": "data"},
 }
-"""The two adapted works a shared adaptation consists of, each under its own licence."""
+"""The adapted works a shared adaptation consists of, each under its own licence: the
+weights and the code of a fine-tuning, or the adapted data."""
 
 
 def _adaptation_text(verdict: Verdict, share: bool, combination: str) -> dict[str, str]:
-    if not share or combination != "adapt":
+    if not share or combination == "aggregate":
         return _both(NOT_APPLICABLE)
     weights, code = len(verdict.adaptation_licenses), len(verdict.code_licenses)
-    if not weights and not code:
+    data = len(verdict.data_licenses)
+    if not weights and not code and not data:
         return {"ko": "표에 맞는 라이선스 없음", "en": "no licence in the table fits"}
+    if combination == "adapt_data":
+        return {"ko": f"데이터 {data}개 (아래 표)", "en": f"{data} for the data (listed below)"}
     return {
         "ko": f"가중치 {weights}개, 코드 {code}개 (아래 표)",
         "en": f"{weights} for the weights, {code} for the code (listed below)",
@@ -178,6 +206,7 @@ def adaptation_rows(verdict: Verdict) -> list[dict[str, Any]]:
         for work, licenses in (
             ("weights", verdict.adaptation_licenses),
             ("code", verdict.code_licenses),
+            ("data", verdict.data_licenses),
         )
         for license_id in licenses
     ]
@@ -218,8 +247,9 @@ def _licence_names(licenses: tuple[str, ...]) -> dict[str, str]:
     return {lang: ", ".join(licenses) or NONE_TEXT[lang] for lang in ("ko", "en")}
 
 
+@functools.cache
 def case_readouts() -> dict[str, Any]:
-    """The verdicts of :data:`CASES`, the same at every grid point."""
+    """The verdicts of :data:`CASES`, the same at every grid point (so evaluated once)."""
     readouts: dict[str, Any] = {}
     for name, point in CASES.items():
         verdict = evaluate(**point)
@@ -230,7 +260,14 @@ def case_readouts() -> dict[str, Any]:
 
 
 def compute(
-    *, data: str, model: str, code: str, commercial: bool, share: bool, combination: str
+    *,
+    data: str,
+    model: str,
+    code: str,
+    commercial: bool,
+    share: bool,
+    combination: str,
+    over_700m_users: bool,
 ) -> dict[str, Any]:
     """The page's result at one grid point: the verdict as readouts and two tables."""
     verdict = evaluate(
@@ -240,6 +277,7 @@ def compute(
         commercial=commercial,
         share=share,
         combination=combination,  # type: ignore[arg-type]
+        over_700m_users=over_700m_users,
     )
     licenses = {"data": data, "model": model, "code": code}
     return {
@@ -470,13 +508,50 @@ def verdict_map_rows(results: Mapping[str, dict[str, Any]]) -> list[dict[str, An
     return rows
 
 
+MERGE_TOOLS: dict[str, str] = {"model": "Apache-2.0", "code": "MIT"}
+"""The model and code beside a merge on the merge map: used, not changed or shared, they add
+no condition, so each cell is the two data licences' own answer (the live checker above the
+map takes any model and code)."""
+
+
+def merge_point(data: str, second_data: str, commercial: bool, share: bool) -> dict[str, Any]:
+    """The :func:`evaluate` arguments of one merge-map cell: ``data`` merged with
+    ``second_data`` (cleaned, annotated or translated as well), used and shared or not."""
+    return {
+        "data": data,
+        "second_data": second_data,
+        **MERGE_TOOLS,
+        "commercial": commercial,
+        "share": share,
+        "combination": "adapt_data",
+    }
+
+
+def merge_map_rows() -> list[dict[str, Any]]:
+    """Every pair of data licences merged, as one row per (commercial, share).
+
+    Its ``cells`` hold the status letter of data licence ``i`` merged with second data
+    licence ``j`` at position ``i·|LICENSES| + j``, like :func:`verdict_map_rows`.
+    """
+    rows = []
+    for commercial, share in itertools.product((False, True), (False, True)):
+        cells = "".join(
+            STATUS_LETTERS[evaluate(**merge_point(first, second, commercial, share)).status]
+            for first in LICENSES
+            for second in LICENSES
+        )
+        rows.append({"commercial": commercial, "share": share, "cells": cells})
+    return rows
+
+
 def summarize(results: Mapping[str, dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """The rule table, the worked examples, how often each status occurs in the grid, and
-    the verdict maps (:func:`verdict_map_rows`)."""
+    """The rule table, the worked examples, how often each status occurs in the grid, the
+    verdict maps (:func:`verdict_map_rows`) and the merge map (:func:`merge_map_rows`)."""
     counts = Counter(result["datasets"]["status"][0]["status"] for result in results.values())
     total = sum(counts.values())
     return {
         "verdict_map": verdict_map_rows(results),
+        "merge_map": merge_map_rows(),
         "rules": rule_table_rows(),
         "examples": example_rows(),
         "status_counts": [
@@ -495,7 +570,7 @@ def _column(field: str, ko: str, en: str, format: str = "") -> Column:
 
 
 LAZY = ("adaptation", "conditions", "reasons")
-"""The live tables whose cells load when a setting needs them: over all 21,952 points they
+"""The live tables whose cells load when a setting needs them: over all 65,856 points they
 are most of the page data (see ``privacy_explorer.lazy``, ``lazy_tables``)."""
 
 CHARTS = (
@@ -513,6 +588,22 @@ CHARTS = (
             "en": "The verdict for every data licence (down) and model licence (across) at the "
             "current code licence, commercial use, sharing and combination, coloured by "
             "verdict, with the current cell outlined.",
+        },
+    ),
+    Chart(
+        "merge_map",
+        functools.partial(
+            licenses_charts.merge_map_chart,
+            status_labels=STATUS_LABELS,
+            status_letters=STATUS_LETTERS,
+        ),
+        {
+            "ko": "지금 고른 상업 이용과 공유에서, 데이터 라이선스(세로)의 데이터와 두 번째 "
+            "데이터 라이선스(가로)의 데이터를 합쳐 고칠 때의 판정을 색으로 칠하고, 지금 고른 "
+            "데이터 라이선스의 행을 굵은 테두리로 표시한다.",
+            "en": "The verdict for merging data under each data licence (down) with data under "
+            "each second licence (across) at the current commercial use and sharing, coloured "
+            "by verdict, with the row of the current data licence outlined.",
         },
     ),
 )
@@ -583,8 +674,8 @@ TABLES = (
             _column("license", "라이선스", "Licence"),
             _column("kind", "종류", "Kind"),
             _column("commercial", "상업 이용", "Commercial use"),
-            _column("adapt_share", "변경물 공유", "Share adaptations"),
-            _column("adapter", "공유하는 변경물의 라이선스", "A shared adaptation may carry"),
+            _column("adapt_share", "2차적저작물 공유", "Share adaptations"),
+            _column("adapter", "공유하는 2차적저작물의 라이선스", "A shared adaptation may carry"),
             _column("conditions", "조건", "Conditions"),
             _column("terms", "근거", "Source of the rule"),
         ),

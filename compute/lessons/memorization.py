@@ -246,6 +246,66 @@ def score_candidates(model: CharNGram, codes: Sequence[str]) -> list[Fraction]:
     return [model.likelihood(history, code) for code in codes]
 
 
+NEXT_CHAR_COUNT = 15
+"""How many of the most probable next characters the fork chart shows."""
+QUESTION_POINT: dict[str, int] = {"n": 3, "repeats": 1}
+"""The grid point of the prediction question "r = 1, n = 3: will greedy write 7391?"."""
+
+
+def fork_position(continuation: str, steps: Sequence[Step]) -> int:
+    """The 0-based digit position where the greedy continuation first leaves the secret code
+    (the fork where another character wins), or, when it writes the whole code, the position
+    of the digit the model expected least (where the canary wins by the smallest margin)."""
+    for position, (written, secret) in enumerate(zip(continuation, SECRET_CODE, strict=True)):
+        if written != secret:
+            return position
+    return min(range(len(steps)), key=lambda i: (steps[i].log_prob, i))
+
+
+def next_char_rows(model: CharNGram, history: str, secret_char: str) -> list[dict[str, Any]]:
+    """The :data:`NEXT_CHAR_COUNT` most probable characters after ``history`` (and the secret
+    code's character there, if it is not among them): count, probability and role."""
+    ranked = model.distribution(history)
+    shown_rows = list(enumerate(ranked[:NEXT_CHAR_COUNT], start=1))
+    if all(char != secret_char for _, (char, _, _) in shown_rows):
+        place = next(i for i, (char, _, _) in enumerate(ranked, start=1) if char == secret_char)
+        shown_rows.append((place, ranked[place - 1]))
+    greedy_char = ranked[0][0]
+    return [
+        {
+            "place": place,
+            "char": shown(char),
+            "count": count,
+            "probability": chart_number(float(probability)),
+            "role": (
+                "both"
+                if char == secret_char == greedy_char
+                else "canary"
+                if char == secret_char
+                else "greedy"
+                if char == greedy_char
+                else "other"
+            ),
+        }
+        for place, (char, count, probability) in shown_rows
+    ]
+
+
+@functools.cache
+def question_readouts() -> dict[str, Any]:
+    """The prediction question's answer, computed at :data:`QUESTION_POINT` (the same on every
+    grid point's page): what greedy writes there and whether it is the secret code."""
+    text = training_text(statute_text(), QUESTION_POINT["repeats"])
+    model = CharNGram.train(text, QUESTION_POINT["n"], SMOOTHING)
+    written = model.greedy(LINE_START + PREFIX, len(SECRET_CODE))
+    return {
+        "question_continuation": shown(written),
+        "question_writes_secret": written == SECRET_CODE,
+        "question_n": QUESTION_POINT["n"],
+        "question_repeats": QUESTION_POINT["repeats"],
+    }
+
+
 def compute(*, n: int, repeats: int) -> dict[str, dict[str, Any]]:
     """Everything the lesson page shows for one grid point.
 
@@ -284,7 +344,18 @@ def compute(*, n: int, repeats: int) -> dict[str, dict[str, Any]]:
 
     steps = model.steps(history, SECRET_CODE)
     weakest = min(range(len(steps)), key=lambda i: (steps[i].log_prob, i))
+    fork = fork_position(continuation, steps)
+    fork_history = history + SECRET_CODE[:fork]
+    fork_rows = next_char_rows(model, fork_history, SECRET_CODE[fork])
+    question = question_readouts()
     readouts: dict[str, Any] = {
+        "fork_position": fork + 1,
+        "fork_context": shown(model.context_of(fork_history)),
+        "fork_greedy_char": shown(model.next_char(fork_history)),
+        "fork_secret_char": SECRET_CODE[fork],
+        "question_continuation": question["question_continuation"],
+        "question_n": question["question_n"],
+        "question_repeats": question["question_repeats"],
         "weakest_position": weakest + 1,
         "weakest_digit": steps[weakest].char,
         "weakest_log_prob": steps[weakest].log_prob,
@@ -330,6 +401,7 @@ def compute(*, n: int, repeats: int) -> dict[str, dict[str, Any]]:
         "score_ladder": ladder,
         "top_candidates": top_rows,
         "digit_steps": digit_step_rows(steps),
+        "next_chars": fork_rows,
     }
     return {"readouts": readouts, "datasets": datasets}
 
@@ -482,8 +554,33 @@ READOUTS: tuple[Readout, ...] = (
     ),
     Readout(
         "continuation",
-        {"ko": "접두사 뒤 greedy 이어쓰기", "en": "Greedy continuation after the prefix"},
+        {"ko": "접두사 뒤 탐욕 디코딩", "en": "Greedy continuation after the prefix"},
     ),
+    Readout(
+        "fork_position",
+        {"ko": "갈림길의 자리 (몇 번째 숫자)", "en": "Position of the fork (which digit)"},
+        "d",
+    ),
+    Readout("fork_context", {"ko": "갈림길의 문맥", "en": "Context at the fork"}),
+    Readout(
+        "fork_greedy_char",
+        {"ko": "갈림길에서 탐욕 디코딩이 고르는 글자", "en": "Character greedy picks at the fork"},
+    ),
+    Readout(
+        "fork_secret_char",
+        {"ko": "갈림길에서 비밀 코드의 숫자", "en": "The secret code's digit at the fork"},
+    ),
+    Readout(
+        "question_continuation",
+        {
+            "ko": "r = 1, n = 3에서 탐욕 디코딩이 쓰는 글자",
+            "en": "What greedy writes at r = 1, n = 3",
+        },
+    ),
+    Readout(
+        "question_n", {"ko": "질문의 문맥 길이 n", "en": "The question's context length n"}, "d"
+    ),
+    Readout("question_repeats", {"ko": "질문의 반복 r", "en": "The question's repeats r"}, "d"),
     Readout(
         "matching_digits",
         {"ko": "비밀 코드와 일치한 자리 수", "en": "Positions matching the secret code"},
@@ -597,6 +694,16 @@ _TEXT: dict[str, dict[str, dict[str, str]]] = {
         "y": {"ko": "로그 가능도 ln P", "en": "Log-likelihood ln P"},
         "candidates": {"ko": "후보 수", "en": "Candidates"},
         "best": {"ko": "가장 좋은 순위", "en": "Best rank"},
+    },
+    "next": {
+        "title": {
+            "ko": "갈림길에서 다음 글자의 확률 (상위 15개, 주황: 비밀 코드의 숫자)",
+            "en": "Next-character probabilities at the fork (top 15; orange: the secret digit)",
+        },
+        "x": {"ko": "확률 P(c | h)", "en": "Probability P(c | h)"},
+        "y": {"ko": "다음 글자 c", "en": "Next character c"},
+        "count": {"ko": "개수 N(h, c)", "en": "Count N(h, c)"},
+        "place": {"ko": "순위", "en": "Place"},
     },
     "top": {
         "title": {
@@ -749,6 +856,33 @@ def top_chart(lang: str) -> alt.LayerChart:
     return titled(layered(dots, scores), text["title"], height=HEIGHT)
 
 
+def next_chart(lang: str) -> alt.LayerChart:
+    """The most probable next characters at the fork, as bars: the secret code's digit orange,
+    the character greedy picks (the longest bar) dark, with each bar's count beside it."""
+    text = in_language(_TEXT["next"], lang)
+    y = alt.Y(
+        "char:N",
+        title=text["y"],
+        sort=alt.EncodingSortField(field="place", op="min", order="ascending"),
+    )
+    x = alt.X("probability:Q", title=text["x"], scale=alt.Scale(domain=[0, 1]))
+    colour = alt.condition(
+        "datum.role === 'canary' || datum.role === 'both'", alt.value(VERMILLION), alt.value(INK)
+    )
+    base = alt.Chart(alt.Data(name="next_chars"))
+    tooltip = [
+        alt.Tooltip("char:N", title=text["y"]),
+        alt.Tooltip("probability:Q", title=text["x"], format=".4f"),
+        alt.Tooltip("count:Q", title=text["count"]),
+        alt.Tooltip("place:Q", title=text["place"]),
+    ]
+    bars = base.mark_bar().encode(x=x, y=y, color=colour, tooltip=tooltip)
+    counts = base.mark_text(align="left", dx=4, fontSize=ANNOTATION_SIZE).encode(
+        x=x, y=y, color=colour, text=alt.Text("count:Q")
+    )
+    return titled(layered(bars, counts), text["title"], height=HEIGHT)
+
+
 CHARTS: tuple[Chart, ...] = (
     Chart(
         "exposure",
@@ -779,6 +913,19 @@ CHARTS: tuple[Chart, ...] = (
             "카나리아는 주황색으로 표시한다.",
             "en": "The candidates with the highest log-likelihood, best first, with their "
             "scores; the canary is orange.",
+        },
+    ),
+    Chart(
+        "next",
+        next_chart,
+        {
+            "ko": "탐욕 디코딩이 비밀 코드에서 갈라지는 자리(다 맞히면 카나리아가 가장 덜 "
+            "예상된 자리)에서, 확률이 가장 높은 다음 글자 15개를 막대로 그리고 개수 N(h, c)를 "
+            "적는다. 비밀 코드의 숫자는 주황색이다.",
+            "en": "At the position where greedy decoding leaves the secret code (or, when it "
+            "writes all of it, where the canary's digit was least expected), the 15 most "
+            "probable next characters as bars labelled with their counts N(h, c); the secret "
+            "code's digit is orange.",
         },
     ),
     Chart(

@@ -1059,11 +1059,11 @@ def fixed_rows() -> dict[str, list[dict[str, Any]]]:
             real.reference.shape[0],
         ),
         (
-            _text("합성 레코드 (공개본)", "Synthetic records (the release)"),
+            _text("합성 기록 (공개본)", "Synthetic records (the release)"),
             split.synthetic_size,
             real.members.shape[0],
         ),
-        (_text("효용 시험용 레코드", "Records kept to test utility"), None, real.test.shape[0]),
+        (_text("효용 시험용 기록", "Records kept to test utility"), None, real.test.shape[0]),
         (_text("열의 수", "Columns"), split.population.dimensions, real.members.shape[1]),
         (_text("시드", "Seeds"), len(SEEDS), len(GENERATOR_SEEDS)),
     ]

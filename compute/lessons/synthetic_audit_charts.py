@@ -855,7 +855,7 @@ def make_charts(facts: PictureFacts) -> tuple[Chart, ...]:
             "release",
             lambda lang: release_chart(lang, facts),
             {
-                "ko": "시드 1의 합성 레코드(복사본과 새로 뽑은 것), 표적과 그 k개 이웃. "
+                "ko": "시드 1의 합성 기록(복사본과 새로 뽑은 것), 표적과 그 k개 이웃. "
                 "오른쪽은 표적 주변을 확대해 커널의 1σ 타원과 복사 잡음의 1σ 원을 함께 "
                 "그린다.",
                 "en": "Seed 1's synthetic records (copies and fresh draws), the target and "
