@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -92,6 +92,10 @@ class PageInputs:
     """The whole-grid datasets from ``summarize()``."""
     svg_href: Mapping[str, str]
     """Each chart's SVG fallback, relative to the page."""
+    placed_controls: dict[str, int] = field(default_factory=dict)
+    """How many instances of each control (and of each group, under ``group:LABEL``) the
+    page has rendered so far, shared by its directives: later instances get ids and
+    landmark names of their own."""
 
     @property
     def components(self) -> Any:
@@ -281,9 +285,13 @@ def _render_controls(directive: Directive, page: PageInputs) -> str:
     params = []
     for name in names:
         p = module.grid.param(name)
+        # Every instance is bound to the one lesson state by data-param; ids stay unique.
+        instance = page.placed_controls.get(name, 0) + 1
+        page.placed_controls[name] = instance
         params.append(
             {
                 "name": p.name,
+                "id": f"control-{p.name}" if instance == 1 else f"control-{p.name}-{instance}",
                 "label": p.label[lang],
                 "widget": p.resolved_widget,
                 "options": [p.display(i, lang) for i in range(len(p.values))],
@@ -293,6 +301,11 @@ def _render_controls(directive: Directive, page: PageInputs) -> str:
     # Named after its parameters: a page with two groups has two distinct landmarks.
     labels = ", ".join(module.grid.param(name).label[lang] for name in names)
     label = f"{page.context.strings['controls_label']}: {labels}"
+    # The same group placed again is numbered, so that each landmark stays distinct.
+    repeat = page.placed_controls.get(f"group:{label}", 0) + 1
+    page.placed_controls[f"group:{label}"] = repeat
+    if repeat > 1:
+        label = f"{label} ({repeat})"
     return str(page.components.controls(params, label))
 
 
@@ -377,7 +390,6 @@ register(
         defined=lambda module: module.grid.names,
         noun="control",
         all_when_unnamed=True,
-        once_per_page=True,
         unplaced=lambda name: (
             f"no control for '{name}': learners cannot change it; "
             f"add '{{{{< controls {name} >}}}}' (or '{{{{< controls >}}}}' for all)"

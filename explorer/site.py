@@ -109,9 +109,12 @@ def render_lesson(
     with a ``changes`` view, loads the part of the runtime that does both (tables.js).
     """
 
+    placed_controls: dict[str, int] = {}  # one count per page: see PageInputs
+
     def render(directive: Directive) -> str:
         assert module is not None  # lessons without a module have no directives (validated)
         inputs = PageInputs(
+            placed_controls=placed_controls,
             env=env,
             context=context,
             module=module,

@@ -236,14 +236,6 @@ CASES = [
         id="unknown-front-matter-key",
     ),
     pytest.param(
-        replace(
-            DICE_EN, "{{< chart faces >}}", "{{< controls threshold >}}\n\n{{< chart faces >}}"
-        ),
-        "content/en/01-dice.md:15: the control 'threshold' is already placed on line 10; "
-        "place it once per page",
-        id="control-placed-twice",
-    ),
-    pytest.param(
         replace(DICE_EN, "{{< chart faces >}}", "{{< chart faces >}}\n\n{{< chart faces >}}"),
         "content/en/01-dice.md:17: the chart 'faces' is already placed on line 15; "
         "place it once per page",
