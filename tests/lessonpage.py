@@ -383,14 +383,14 @@ class LessonPage:
         """
         widget = self.grid.param(name).resolved_widget
         if widget == "slider":
-            page.locator(f"input[type=range][data-param={name}]").focus()
+            page.locator(f"input[type=range][data-param={name}]").first.focus()
             page.keyboard.press(key)
         elif widget == "select":
-            page.locator(f"select[data-param={name}]").select_option(str(index))
+            page.locator(f"select[data-param={name}]").first.select_option(str(index))
         elif key == "click":
-            page.locator(f"input[type=radio][data-param={name}][value='{index}']").click()
+            page.locator(f"input[type=radio][data-param={name}][value='{index}']").first.click()
         else:
-            page.locator(f"input[type=radio][data-param={name}]:checked").focus()
+            page.locator(f"input[type=radio][data-param={name}]:checked").first.focus()
             page.keyboard.press(key)
 
     def drive(

@@ -307,12 +307,12 @@ def test_a_valid_hash_still_round_trips_on_every_lesson(
     moved = (state[name] + 1) % len(first["texts"])
     kind = page.evaluate(f"document.querySelector(\"[data-param='{name}']\").type")
     if kind == "select-one":
-        page.locator(f"select[data-param='{name}']").select_option(str(moved))
+        page.locator(f"select[data-param='{name}']").first.select_option(str(moved))
     elif kind == "range":
-        page.locator(f"input[data-param='{name}']").focus()
+        page.locator(f"input[data-param='{name}']").first.focus()
         page.keyboard.press("ArrowRight" if moved else "Home")
     else:
-        page.locator(f"input[data-param='{name}'][value='{moved}']").check()
+        page.locator(f"input[data-param='{name}'][value='{moved}']").first.check()
     state[name] = moved
     key = "-".join(str(state[p["name"]]) for p in params)
     page.wait_for_function(

@@ -107,7 +107,7 @@ def test_a_licence_list_works_by_keyboard(context: BrowserContext, site: Site):
     lang = LANGUAGES[0]
     page, watch = LICENSES.open(context, site, lang)
     state = LICENSES.default_state()
-    page.locator("select[data-param=model]").focus()
+    page.locator("select[data-param=model]").first.focus()
     page.keyboard.press("ArrowDown")
     state = {**state, "model": state["model"] + 1}
     LICENSES.wait_for_point(page, state)

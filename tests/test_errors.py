@@ -236,6 +236,37 @@ CASES = [
         id="unknown-front-matter-key",
     ),
     pytest.param(
+        replace(
+            DICE_EN, "{{< chart faces >}}", "{{< chart faces >}}\n\n{{< showme faces sides=6 >}}"
+        ),
+        "content/en/01-dice.md:17: showme: unknown parameter 'sides'; "
+        "dice defines: threshold, prior",
+        id="showme-unknown-parameter",
+    ),
+    pytest.param(
+        replace(
+            DICE_EN,
+            "{{< chart faces >}}",
+            "{{< chart faces >}}\n\n{{< showme faces threshold=7 >}}",
+        ),
+        "content/en/01-dice.md:17: showme: 'threshold' has no value '7'; use one of: 2, 3, 4, 5, 6",
+        id="showme-unknown-value",
+    ),
+    pytest.param(
+        replace(
+            DICE_EN, "{{< chart faces >}}", "{{< chart faces >}}\n\n{{< showme dice threshold=3 >}}"
+        ),
+        "content/en/01-dice.md:17: unknown chart or table 'dice'; dice defines: faces, faces, "
+        "by_threshold",
+        id="showme-unknown-chart",
+    ),
+    pytest.param(
+        replace(DICE_EN, "{{< chart faces >}}", "{{< chart faces >}}\n\n{{< showme faces >}}"),
+        "content/en/01-dice.md:17: 'showme' names its chart, then what it sets: "
+        "{{< showme CHART NAME=VALUE ... >}}, e.g. {{< showme densities epsilon=1 >}}",
+        id="showme-sets-nothing",
+    ),
+    pytest.param(
         replace(DICE_EN, "{{< chart faces >}}", "{{< chart faces >}}\n\n{{< chart faces >}}"),
         "content/en/01-dice.md:17: the chart 'faces' is already placed on line 15; "
         "place it once per page",

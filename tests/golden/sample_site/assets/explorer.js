@@ -624,6 +624,29 @@
     });
   };
 
+  // "Show me" steps: a button sets its controls, scrolls its chart into view and says, in the
+  // one polite region, what it set; the learner then takes over.
+  Lesson.prototype.bindSteps = function () {
+    var self = this;
+    this.article.querySelectorAll("[data-showme]").forEach(function (button) {
+      button.addEventListener("click", function () {
+        var settings = JSON.parse(button.dataset.showme);
+        Object.keys(settings).forEach(function (name) { self.state[name] = settings[name]; });
+        writeHash(self.params, self.state);
+        var figure = document.getElementById(button.dataset.showmeTarget);
+        if (figure) figure.scrollIntoView({ block: "start" });
+        window.clearTimeout(self.announceTimer); // the step says what it did, not a slider
+        delete self.announceFrom;
+        var region = self.article.querySelector("[data-announcer]");
+        if (region) {
+          region.textContent = button.dataset.said;
+          region.dataset.point = self.key();
+        }
+        self.apply();
+      });
+    });
+  };
+
   // Vega measures chart text when it embeds a chart: load the charts' font first, in both
   // weights, or labels are laid out with a fallback font. A font that fails to load is no error.
   function loadChartFont(figures) {
@@ -839,7 +862,7 @@
   // The controls are disabled in the page as written (no JavaScript, no data): the runtime
   // enables them once every chart shows the state.
   Lesson.prototype.enableControls = function () {
-    this.article.querySelectorAll("[data-param]").forEach(function (input) {
+    this.article.querySelectorAll("[data-param], [data-showme]").forEach(function (input) {
       input.disabled = false;
     });
   };
@@ -860,9 +883,12 @@
       }
       var measure = function () {
         scope.style.setProperty("--controls-height", form.offsetHeight + "px");
+        // A group taller than a quarter of the window would hide the figures: not pinned.
+        scope.classList.toggle("is-pinned", form.offsetHeight * 4 <= window.innerHeight);
       };
       measure();
       if (window.ResizeObserver) new window.ResizeObserver(measure).observe(form);
+      window.addEventListener("resize", measure);
     });
   }
 
@@ -900,6 +926,7 @@
     lesson.markLiveReadouts();
     lesson.watchCharts();
     lesson.bindControls();
+    lesson.bindSteps();
     lesson.syncControls();
     lesson.showReadouts(data.points[lesson.key()]);
     lesson.showTables(data.points[lesson.key()]);
