@@ -57,6 +57,17 @@ class SiteParts:
     """The asset cache (chart SVGs, font subsets, the Vega bundle)."""
 
 
+def without_line_comments(script: bytes) -> bytes:
+    """A runtime script as pages load it: lines that hold only a ``//`` comment are left out.
+
+    The source keeps them for its readers; the first-load budget pays for code alone. (The
+    runtime has no multi-line strings, so such a line is never inside one.)
+    """
+    lines = script.decode("utf-8").split("\n")
+    kept = [line for line in lines if not line.lstrip().startswith("//")]
+    return "\n".join(kept).encode("utf-8")
+
+
 def site_path(lang: str, name: str) -> str:
     """Where page ``name`` in ``lang`` lives: the first language at the root, others in a folder."""
     return name if lang == LANGUAGES[0] else f"{lang}/{name}"
@@ -262,7 +273,9 @@ def render(plan: Plan, computed: tuple[LessonResults, ...], templates: SiteTempl
         files[publish.SITEMAP] = publish.sitemap_xml(project.base_url, pages)
     files["assets/vega.js"] = chart_tools.vega_bundle(asset_cache)
     for name, content in templates.static.items():
-        files[f"assets/{name}"] = content
+        files[f"assets/{name}"] = (
+            without_line_comments(content) if name.endswith(".js") else content
+        )
     style_css = templates.static["style.css"].decode("utf-8")
     # Embed pages share one stylesheet with the site's characters inside; every other page
     # loads the faces cut down to its own characters (see page_fonts).
