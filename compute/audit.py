@@ -59,9 +59,12 @@ from .audit_data import (
     EncodedTables,
     FloatArray,
     Preprocessing,
+    ReadOptions,
     Table,
     check_columns,
+    check_identical,
     check_kinds,
+    check_overlaps,
     check_sizes,
     encode_tables,
     read_table,
@@ -246,6 +249,8 @@ class AuditResult:
     """Versions of Python and the numerical libraries."""
     leak_test: LeakTest | None
     """The verdict, p-values and ε lower bound (``None`` without non-members)."""
+    notes: tuple[str, ...] = ()
+    """What reading the files assumed, and overlaps let through with ``allow_overlap``."""
 
     @property
     def has_nonmembers(self) -> bool:
@@ -258,11 +263,11 @@ class AuditResult:
         return self.preprocessing.dimension > HIGH_DIMENSION
 
 
-def _as_table(value: TableInput, role: str) -> Table:
+def _as_table(value: TableInput, role: str, options: ReadOptions | None) -> Table:
     return (
         table_from_frame(value, role)
         if isinstance(value, pd.DataFrame)
-        else read_table(value, role)
+        else read_table(value, role, options)
     )
 
 
@@ -546,11 +551,20 @@ def library_versions() -> dict[str, str]:
 
 
 def load_tables(
-    members: TableInput, nonmembers: TableInput | None, reference: TableInput, synthetic: TableInput
-) -> tuple[dict[str, Table], dict[str, bool]]:
-    """Read the input tables and check them against each other (columns, kinds, sizes).
+    members: TableInput,
+    nonmembers: TableInput | None,
+    reference: TableInput,
+    synthetic: TableInput,
+    *,
+    options: ReadOptions | None = None,
+    allow_overlap: bool = False,
+) -> tuple[dict[str, Table], dict[str, bool], tuple[str, ...]]:
+    """Read the input tables and check them against each other.
 
-    Returns the tables by role and, for each column, whether it holds text.
+    The checks: no two roles share a file, the columns and their kinds agree, every file has
+    enough rows, and no member is among the non-members or the reference (unless
+    ``allow_overlap``). Returns the tables by role, for each column whether it holds text, and
+    the notes of what reading assumed.
 
     Raises
     ------
@@ -563,11 +577,16 @@ def load_tables(
         "reference": reference,
         "synthetic": synthetic,
     }
-    tables = {role: _as_table(value, role) for role, value in given.items() if value is not None}
+    tables = {
+        role: _as_table(value, role, options) for role, value in given.items() if value is not None
+    }
+    check_identical(list(tables.values()))
     columns = check_columns(list(tables.values()))
     text = check_kinds(list(tables.values()), columns)
     check_sizes(list(tables.values()))
-    return tables, text
+    overlaps = check_overlaps(list(tables.values()), columns, allow_overlap)
+    notes = tuple(note for table in tables.values() for note in table.notes)
+    return tables, text, notes + overlaps
 
 
 def run_audit(
@@ -585,6 +604,8 @@ def run_audit(
     progress: Progress | None = None,
     alpha: float = ALPHA,
     permutations: int = PERMUTATIONS,
+    read_options: ReadOptions | None = None,
+    allow_overlap: bool = False,
 ) -> AuditResult:
     """Run the membership attacks on a synthetic release and measure them.
 
@@ -615,6 +636,11 @@ def run_audit(
         :func:`compute.audit_verdict.leak_verdict`).
     permutations
         Label permutations behind the verdict (at least 100).
+    read_options
+        Separator, decimal mark and missing-value markers of the CSV files (sniffed by default).
+    allow_overlap
+        Audit even when members appear among the non-members or in the reference (a note says
+        so) instead of raising.
 
     Raises
     ------
@@ -623,7 +649,14 @@ def run_audit(
     """
     report = progress or (lambda step, done, total: None)
     check_verdict_options(alpha, permutations)
-    tables, text = load_tables(members, nonmembers, reference, synthetic)
+    tables, text, notes = load_tables(
+        members,
+        nonmembers,
+        reference,
+        synthetic,
+        options=read_options,
+        allow_overlap=allow_overlap,
+    )
     chosen, counts = _check_attacks(attacks, k, tables["synthetic"].rows)
     columns = tuple(tables["synthetic"].frame.columns)
     preprocessing, encoded = encode_tables(
@@ -670,7 +703,16 @@ def run_audit(
         settings=settings,
         versions=library_versions(),
         leak_test=leak_test,
+        notes=notes,
     )
+
+
+SENSITIVE_NOTICE = (
+    "SENSITIVE: as sensitive as the training data. These scores and file checksums say which "
+    "records were members; keep this file where the training data is kept, never with the "
+    "public release."
+)
+"""The first field of ``results.json`` (its key sorts first)."""
 
 
 def fpr_label(rate: float) -> str:
@@ -693,7 +735,13 @@ def _preprocessing_json(preprocessing: Preprocessing) -> dict[str, object]:
             for column in preprocessing.columns
         ],
         "dropped_constant": [
-            {"name": column.name, "constant_in": list(column.constant_in), "value": column.value}
+            {
+                "name": column.name,
+                "constant_in": list(column.constant_in),
+                "value": column.value,
+                "nearly_constant": not column.exact,
+                "tolerance": column.tolerance,
+            }
             for column in preprocessing.dropped
         ],
         "impute": preprocessing.impute,
@@ -718,7 +766,8 @@ def _exact_json(exact: Mapping[float, TprAtFpr | None]) -> dict[str, list[float]
 def results_json(result: AuditResult) -> dict[str, object]:
     """The machine-readable summary (``results.json``).
 
-    ``{"attacks": {key: {"auc", "tpr_at_fpr": {"0", "0.001", "0.01", "0.1"}, "auc_ci": [lo, hi],
+    ``{"_sensitive": SENSITIVE_NOTICE, "attacks": {key: {"auc",
+    "tpr_at_fpr": {"0", "0.001", "0.01", "0.1"}, "auc_ci": [lo, hi],
     "p_value", "p_value_adjusted", "tpr_at_fpr_ci": {"0": [lo, hi] or null, …}}},
     "verdict": {"leak_detected", "alpha", "p_value", "method", "permutations"},
     "epsilon_lower_bound": {"value", "confidence", "attack"}, "inputs", "settings",
@@ -741,6 +790,7 @@ def results_json(result: AuditResult) -> dict[str, object]:
     settings = result.settings
     leak_test = result.leak_test
     return {
+        "_sensitive": SENSITIVE_NOTICE,
         "attacks": attacks,
         "verdict": None
         if leak_test is None
@@ -783,6 +833,7 @@ def results_json(result: AuditResult) -> dict[str, object]:
             "logan_max_epochs": settings.logan_epochs,
             "exposed_ranked_by": result.exposed_by,
             "preprocessing": _preprocessing_json(result.preprocessing),
+            "reading_notes": list(result.notes),
         },
         "versions": dict(result.versions),
     }

@@ -23,7 +23,10 @@ Encoding, in this order (the :class:`Preprocessing` record keeps what was done):
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,6 +88,8 @@ class Table:
     """SHA-256 of the file's bytes (of its CSV form for a DataFrame)."""
     frame: pd.DataFrame
     """The records, one row each, in the file's column order."""
+    notes: tuple[str, ...] = ()
+    """What reading assumed (separator, decimal mark, numbers written with separators)."""
 
     @property
     def rows(self) -> int:
@@ -129,18 +134,139 @@ def _check_file(path: Path, role: str) -> None:
         )
 
 
-def _read_csv(path: Path) -> pd.DataFrame:
+SEPARATORS = (",", ";", "\t", "|")
+"""The field separators the reader recognises (``--sep``)."""
+
+SEPARATOR_NAMES = {",": "','", ";": "';'", "\t": "tab", "|": "'|'"}
+
+MAX_MAGNITUDE = 1e150
+"""The largest magnitude a number may have: squaring it for the standard deviation must not
+overflow a float (whose largest value is about 1.8e308)."""
+
+NEAR_CONSTANT = 1e-3
+"""A column whose standard deviation in the synthetic or reference data is below this share of
+its standard deviation over all four tables is dropped as nearly constant."""
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """How the CSV files are read; ``None`` means sniffed from each file."""
+
+    sep: str | None = None
+    """Field separator: one of :data:`SEPARATORS`, or ``None`` to sniff it."""
+    decimal: str | None = None
+    """Decimal mark: ``.`` or ``,``, or ``None`` to sniff it."""
+    na_values: tuple[str, ...] = ()
+    """Field values read as missing, besides the empty field (``NA`` is a value by default)."""
+
+
+_DECIMAL_COMMA = re.compile(r"^\s*[+-]?\d+,\d+\s*$")
+_DECIMAL_POINT = re.compile(r"^\s*[+-]?\d*\.\d+\s*$")
+
+
+def _sniff(sample: str, options: ReadOptions) -> tuple[str, str]:
+    """The separator and decimal mark of a CSV sample, as given or as its lines suggest."""
+    lines = [line for line in sample.splitlines()[:50] if line.strip()]
+    if len(lines) > 1 and not sample.endswith("\n"):
+        lines = lines[:-1]  # the sample may end inside a line
+    sep = options.sep
+    if sep is None:
+        best = (0, ",")
+        for candidate in SEPARATORS:
+            counts = {len(row) for row in csv.reader(lines, delimiter=candidate)}
+            if len(counts) == 1 and (width := counts.pop()) > best[0] and width > 1:
+                best = (width, candidate)
+        sep = best[1]
+    decimal = options.decimal
+    if decimal is None:
+        decimal = "."
+        if sep != ",":
+            fields = [field for row in csv.reader(lines[1:], delimiter=sep) for field in row]
+            if any(_DECIMAL_COMMA.match(field) for field in fields) and not any(
+                _DECIMAL_POINT.match(field) for field in fields
+            ):
+                decimal = ","
+    return sep, decimal
+
+
+def _number_pattern(decimal: str) -> re.Pattern[str]:
+    """A number written with optional thousands separators (``1,234.5``, ``1 234``, ``1.234,5``)."""
+    groups = "[ ,']" if decimal == "." else "[ .']"
+    mark = re.escape(decimal)
+    return re.compile(rf"^[+-]?(\d{{1,3}}({groups}\d{{3}})+|\d+)({mark}\d+)?$")
+
+
+def _read_numbers_with_separators(
+    frame: pd.DataFrame, where: str, decimal: str
+) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    """Text columns whose every value is a number but for thousands separators or spaces."""
+    pattern = _number_pattern(decimal)
+    notes = []
+    for column in frame.columns:
+        values = frame[column]
+        if pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
+            continue
+        present = values.dropna().astype(str).str.strip()
+        if present.empty or not present.map(lambda text: bool(pattern.match(text))).all():
+            continue
+        grouping = r"[ ,']" if decimal == "." else r"[ .']"
+        numbers = present.str.replace(grouping, "", regex=True).str.replace(",", ".")
+        converted = pd.Series(np.nan, index=values.index, dtype=np.float64)
+        converted.loc[present.index] = numbers.astype(np.float64).to_numpy()
+        frame[column] = converted
+        notes.append(
+            f"{where}: column '{column}' read as numbers (thousands separators or spaces removed)"
+        )
+    return frame, tuple(notes)
+
+
+def _header(sample: str, sep: str) -> list[str]:
+    first = next(csv.reader(io.StringIO(sample), delimiter=sep), [])
+    return [name.strip() for name in first]
+
+
+def _read_csv(path: Path, options: ReadOptions) -> tuple[pd.DataFrame, tuple[str, ...]]:
     where = str(path)
     with path.open("rb") as handle:
-        start = handle.read(4096)
-    if b"\0" in start and not path.name.lower().endswith(CSV_SUFFIXES[2:]):
+        start = handle.read(1 << 16)
+    compressed = path.name.lower().endswith(CSV_SUFFIXES[2:])
+    if b"\0" in start[:4096] and not compressed:
         raise AuditInputError(
             f"{where}: not a CSV file (it holds binary data)",
             file=where,
             fix="export the table as CSV text with a header row",
         )
+    notes: list[str] = []
+    sep, decimal = options.sep or ",", options.decimal or "."
+    if not compressed:
+        try:
+            sample = start.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            sample = start[: len(start) - 3].decode("utf-8-sig", errors="ignore")
+        sep, decimal = _sniff(sample, options)
+        if (options.sep is None and sep != ",") or (options.decimal is None and decimal != "."):
+            notes.append(
+                f"{where}: read with {SEPARATOR_NAMES[sep]} between fields and '{decimal}' as "
+                "the decimal mark (override with --sep and --decimal)"
+            )
+        names = _header(sample, sep)
+        repeated = sorted({name for name in names if names.count(name) > 1})
+        if repeated:
+            raise AuditInputError(
+                f"{where}: the header names column {_listed(repeated)} more than once",
+                file=where,
+                column=repeated[0],
+                fix="give every column its own name",
+            )
     try:
-        return pd.read_csv(path, low_memory=False)
+        frame = pd.read_csv(
+            path,
+            sep=sep,
+            decimal=decimal,
+            keep_default_na=False,
+            na_values=["", *options.na_values],
+            low_memory=False,
+        )
     except pd.errors.EmptyDataError as error:
         raise AuditInputError(
             f"{where}: no header row and no records",
@@ -159,6 +285,38 @@ def _read_csv(path: Path) -> pd.DataFrame:
             file=where,
             fix="check that every line has as many fields as the header",
         ) from error
+    frame, converted = _read_numbers_with_separators(frame, where, decimal)
+    return frame, (*notes, *converted)
+
+
+def check_numbers(frame: pd.DataFrame, where: str) -> None:
+    """Raise if a numeric column holds an infinite value or one too large to standardize."""
+    for column in frame.columns:
+        values = frame[column]
+        if not pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
+            continue
+        numbers = values.to_numpy(np.float64, na_value=np.nan)
+        infinite = np.flatnonzero(np.isinf(numbers))
+        if infinite.size:
+            raise AuditInputError(
+                f"{where}: column '{column}' holds an infinite value on line {infinite[0] + 2}"
+                f" ({infinite.size} in all)",
+                file=where,
+                column=column,
+                rows=int(infinite.size),
+                fix="replace it with a finite number, or leave the field empty and pass "
+                "--impute median",
+            )
+        large = np.flatnonzero(np.abs(numbers) > MAX_MAGNITUDE)
+        if large.size:
+            raise AuditInputError(
+                f"{where}: column '{column}' holds {numbers[large[0]]:g} on line {large[0] + 2},"
+                f" too large to standardize (magnitudes must stay below {MAX_MAGNITUDE:g})",
+                file=where,
+                column=column,
+                rows=int(large.size),
+                fix="rescale the column in every file (e.g. divide it by a power of ten)",
+            )
 
 
 def _read_parquet(path: Path) -> pd.DataFrame:
@@ -179,7 +337,7 @@ def _read_parquet(path: Path) -> pd.DataFrame:
         ) from error
 
 
-def read_table(path: str | Path, role: str) -> Table:
+def read_table(path: str | Path, role: str, options: ReadOptions | None = None) -> Table:
     """Read one input file (CSV, or Parquet when pyarrow is installed).
 
     Raises
@@ -191,7 +349,11 @@ def read_table(path: str | Path, role: str) -> Table:
     file = Path(path)
     _check_file(file, role)
     is_parquet = file.name.lower().endswith(PARQUET_SUFFIXES)
-    frame = _read_parquet(file) if is_parquet else _read_csv(file)
+    notes: tuple[str, ...] = ()
+    if is_parquet:
+        frame = _read_parquet(file)
+    else:
+        frame, notes = _read_csv(file, options or ReadOptions())
     if len(frame) == 0:
         raise AuditInputError(
             f"{file}: has a header but no records",
@@ -200,7 +362,8 @@ def read_table(path: str | Path, role: str) -> Table:
             fix="export the records too",
         )
     frame.columns = [str(name) for name in frame.columns]
-    return Table(role=role, source=str(path), sha256=_sha256(file), frame=frame)
+    check_numbers(frame, str(file))
+    return Table(role=role, source=str(path), sha256=_sha256(file), frame=frame, notes=notes)
 
 
 def table_from_frame(frame: pd.DataFrame, role: str) -> Table:
@@ -212,6 +375,7 @@ def table_from_frame(frame: pd.DataFrame, role: str) -> Table:
     copy = frame.copy()
     copy.columns = [str(name) for name in copy.columns]
     digest = hashlib.sha256(copy.to_csv(index=False).encode("utf-8")).hexdigest()
+    check_numbers(copy, role)
     return Table(role=role, source="<DataFrame>", sha256=digest, frame=copy)
 
 
@@ -354,6 +518,89 @@ def check_sizes(tables: Sequence[Table]) -> None:
             )
 
 
+def check_identical(tables: Sequence[Table]) -> None:
+    """Raise if two roles were given the same file (the same bytes)."""
+    seen: dict[str, Table] = {}
+    for table in tables:
+        earlier = seen.setdefault(table.sha256, table)
+        if earlier is not table:
+            raise AuditInputError(
+                f"{earlier.source} ({ROLE_OPTIONS[earlier.role]}) and {table.source} "
+                f"({ROLE_OPTIONS[table.role]}) are the same data (SHA-256 {table.sha256[:12]}…), "
+                "so no attack can tell them apart",
+                file=table.source,
+                fix="give each option its own records",
+            )
+
+
+@dataclass(frozen=True)
+class Overlap:
+    """Records of the members found again in the non-members or the reference."""
+
+    role: str
+    """``nonmembers`` or ``reference``."""
+    source: str
+    """That file."""
+    member_lines: tuple[int, ...]
+    """Lines of the members file (the header is line 1) whose record appears there."""
+
+
+def _row_keys(frame: pd.DataFrame, columns: Sequence[str]) -> list[tuple[str, ...]]:
+    parts = []
+    for column in columns:
+        values = frame[column]
+        if is_text_column(values):
+            parts.append(values.astype(str).tolist())
+        else:
+            parts.append([repr(float(value)) for value in values.to_numpy(np.float64)])
+    return list(zip(*parts, strict=True))
+
+
+def find_overlaps(tables: Sequence[Table], columns: Sequence[str]) -> tuple[Overlap, ...]:
+    """Members whose whole record appears in the non-members or in the reference."""
+    by_role = {table.role: table for table in tables}
+    members = _row_keys(by_role["members"].frame, columns)
+    found = []
+    for role in ("nonmembers", "reference"):
+        if role not in by_role:
+            continue
+        others = set(_row_keys(by_role[role].frame, columns))
+        lines = tuple(line + 2 for line, key in enumerate(members) if key in others)
+        if lines:
+            found.append(Overlap(role, by_role[role].source, lines))
+    return tuple(found)
+
+
+def overlap_sentence(overlap: Overlap, members: str) -> str:
+    """``3 records of mem.csv also appear in non_mem.csv (lines 2, 5, 9 of mem.csv)``."""
+    shown = ", ".join(str(line) for line in overlap.member_lines[:10])
+    more = ", …" if len(overlap.member_lines) > 10 else ""
+    count = len(overlap.member_lines)
+    return (
+        f"{count} record{'s' if count > 1 else ''} of {members} also appear"
+        f"{'' if count > 1 else 's'} in {overlap.source} (line{'s' if count > 1 else ''} "
+        f"{shown}{more} of {members})"
+    )
+
+
+def check_overlaps(tables: Sequence[Table], columns: Sequence[str], allow: bool) -> tuple[str, ...]:
+    """Raise on members among the non-members or the reference, unless ``allow`` (then notes)."""
+    overlaps = find_overlaps(tables, columns)
+    members = next(table for table in tables if table.role == "members").source
+    sentences = tuple(overlap_sentence(overlap, members) for overlap in overlaps)
+    if sentences and not allow:
+        raise AuditInputError(
+            "; ".join(sentences)
+            + ": a member that is also a non-member or part of the reference makes every "
+            "attack's rates meaningless",
+            file=overlaps[0].source,
+            rows=len(overlaps[0].member_lines),
+            fix="remove those records from one of the files, or pass --allow-overlap to audit "
+            "anyway",
+        )
+    return tuple(f"warning: {sentence} (--allow-overlap)" for sentence in sentences)
+
+
 # ---------------------------------------------------------------------------------------------
 # Encoding
 
@@ -384,6 +631,11 @@ class DroppedColumn:
     """The tables (``synthetic``, ``reference``) in which it takes one value only."""
     value: str
     """That value, as text (the synthetic one when it is constant there)."""
+    exact: bool = True
+    """``True`` if it takes one value only; ``False`` if it is only nearly constant (its spread
+    is below :data:`NEAR_CONSTANT` of its spread over all four tables)."""
+    tolerance: float = NEAR_CONSTANT
+    """The relative spread below which a column counts as nearly constant."""
 
 
 @dataclass(frozen=True)
@@ -527,11 +779,17 @@ def encode_tables(
             categories, values = _ordinal(frames, column)
         else:
             values = {role: frame[column].to_numpy(np.float64) for role, frame in frames.items()}
-        constant = tuple(role for role in ("synthetic", "reference") if np.ptp(values[role]) == 0)
+        pooled = float(np.concatenate(list(values.values())).std())
+        constant = tuple(
+            role
+            for role in ("synthetic", "reference")
+            if np.ptp(values[role]) == 0 or values[role].std() < NEAR_CONSTANT * pooled
+        )
         if constant:
             first = values[constant[0]][0]
+            exact = all(np.ptp(values[role]) == 0 for role in constant)
             shown = categories[int(first)] if categories else _shown(float(first))
-            dropped.append(DroppedColumn(column, constant, shown))
+            dropped.append(DroppedColumn(column, constant, shown, exact))
             continue
         mean, scale = float(values["synthetic"].mean()), float(values["synthetic"].std())
         encodings.append(

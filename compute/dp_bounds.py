@@ -26,6 +26,13 @@ Which neighbours (group privacy)
     ``k·ε``-DP for ``k`` steps (:func:`group_epsilon`; Dwork & Roth 2014,
     Theorem 2.2). A membership test against a fixed-size training set compares
     such swapped worlds, so add/remove ε-DP bounds it by ``e^{2ε}``.
+The optimal test (Laplace)
+    Between ``Lap(μ, b)`` and ``Lap(μ + s, b)`` the likelihood ratio grows with
+    the output, so the best tests are thresholds on it (Neyman–Pearson) and
+    their ROC is :func:`laplace_optimal_tpr`: the trade-off curve of Dong, Roth
+    and Su (2022). With ``s/b = ε`` it runs along ``TPR = e^ε·FPR`` near the
+    origin and along its mirror near (1, 1): the Laplace mechanism is as
+    distinguishable as ε-DP allows, and no more.
 
 >>> round(posterior_bounds(0.5, math.log(3.0))[1], 6)  # odds 1:1 at most tripled
 0.75
@@ -41,7 +48,15 @@ from typing import overload
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["REPLACEMENT_STEPS", "bayes_posterior", "group_epsilon", "posterior_bounds", "tpr_bound"]
+__all__ = [
+    "REPLACEMENT_STEPS",
+    "bayes_posterior",
+    "group_epsilon",
+    "laplace_optimal_tpr",
+    "laplace_roc_breaks",
+    "posterior_bounds",
+    "tpr_bound",
+]
 
 REPLACEMENT_STEPS = 2
 """Add/remove steps between two datasets that differ by replacing one record: remove, then add."""
@@ -153,3 +168,72 @@ def tpr_bound(fpr: npt.ArrayLike, epsilon: float) -> FloatArray | float:
     if bound.ndim == 0:
         return float(bound)
     return bound
+
+
+def _check_shift(shift: float, scale: float) -> None:
+    if not (math.isfinite(shift) and shift >= 0.0):
+        raise ValueError(f"shift must be a finite number ≥ 0, got {shift!r}")
+    if not (math.isfinite(scale) and scale > 0.0):
+        raise ValueError(f"scale must be a finite number > 0, got {scale!r}")
+
+
+@overload
+def laplace_optimal_tpr(fpr: float, shift: float, scale: float) -> float: ...
+@overload
+def laplace_optimal_tpr(fpr: npt.ArrayLike, shift: float, scale: float) -> FloatArray: ...
+def laplace_optimal_tpr(fpr: npt.ArrayLike, shift: float, scale: float) -> FloatArray | float:
+    """The true-positive rate of the most powerful test of ``Lap(μ, b)`` against
+    ``Lap(μ + s, b)`` at false-positive rate ``fpr``: the exact ROC of the likelihood-ratio test.
+
+    The test says "``μ + s``" when the output exceeds a threshold ``c``; with
+    ``t = s/b`` and ``α = fpr`` its power is, piece by piece,
+
+    - ``e^t·α`` for ``α ≤ e^−t/2`` (threshold above ``μ + s``, where the ratio is ``e^t``),
+    - ``1 − e^−t/(4α)`` for ``e^−t/2 ≤ α ≤ 1/2`` (threshold between the two centres),
+    - ``1 − e^−t·(1 − α)`` for ``α ≥ 1/2`` (threshold below ``μ``, the ratio ``e^−t``).
+
+    The output has no atoms, so thresholds reach every ``α`` and no
+    randomised test does better (Neyman–Pearson lemma). With ``t = ε`` the
+    first and last pieces are the two lines of :func:`tpr_bound`.
+
+    Parameters
+    ----------
+    fpr
+        One false-positive rate or an array of them, each in [0, 1].
+    shift
+        The distance ``s ≥ 0`` between the two centres (``|q(D) − q(D′)|``).
+    scale
+        The Laplace scale ``b > 0``.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The power at each ``fpr``; a float for a scalar ``fpr``.
+
+    >>> round(laplace_optimal_tpr(0.5, math.log(4.0), 1.0), 6)  # 1 − (1/4)/(4·0.5)
+    0.875
+    """
+    _check_shift(shift, scale)
+    rates = np.asarray(fpr, dtype=float)
+    if not np.all((rates >= 0.0) & (rates <= 1.0)):
+        raise ValueError("fpr must lie in [0, 1]")
+    ratio = shift / scale
+    shrink = math.exp(-ratio)
+    low = rates <= shrink / 2.0
+    high = rates >= 0.5
+    # Guard the middle piece's division: it is used only where α > e^−t/2 > 0.
+    middle = 1.0 - shrink / (4.0 * np.where(low, 1.0, rates))
+    power: FloatArray = np.where(
+        low, rates / shrink, np.where(high, 1.0 - shrink * (1.0 - rates), middle)
+    )
+    power = np.clip(power, 0.0, 1.0)
+    if power.ndim == 0:
+        return float(power)
+    return power
+
+
+def laplace_roc_breaks(shift: float, scale: float) -> tuple[float, float]:
+    """The false-positive rates where :func:`laplace_optimal_tpr` changes piece:
+    ``e^−s/b / 2`` (it leaves the line ``TPR = e^{s/b}·FPR``) and ``1/2`` (it joins the mirror)."""
+    _check_shift(shift, scale)
+    return math.exp(-shift / scale) / 2.0, 0.5

@@ -35,12 +35,15 @@ How the rows were read from the licence texts:
   may be shared; SA requires a shared adaptation to carry the same licence or a
   BY-SA compatible one (§3(b)) — for BY-SA 4.0, CC lists GPLv3 as compatible, in
   that direction only — and forbids extra restrictions on it (§3(b)(3)).
-* CC's guidance on the licence an adapter may apply: any CC licence for BY, the
-  NC licences for BY-NC, only BY-NC-SA for BY-NC-SA, none for ND (not shareable).
+* CC's guidance on the licence an adapter may apply (its FAQ and compatibility
+  chart, guidance rather than licence text): any CC licence for BY, the NC licences
+  for BY-NC, only BY-NC-SA for BY-NC-SA, none for ND (not shareable). The BY-SA ×
+  BY-NC clash itself comes from the licence text, BY-SA §3(b).
 * Software licences by their own terms: MIT keeps its notice; Apache-2.0 keeps
-  the licence, NOTICE file and change notes (§4) and lets a derivative work as a
-  whole carry other terms; GPL-3.0 puts a modified work as a whole under the GPL
-  with source (§5, §6), forbids further restrictions (§10), and does not reach
+  the licence, NOTICE file and change notes (§4) and lets you put other terms on
+  your modifications and on a derivative work as a whole, while recipients keep
+  their Apache-2.0 rights in the original parts; GPL-3.0 puts a modified work as
+  a whole under the GPL with source (§5, §6), forbids further restrictions (§10), and does not reach
   works merely aggregated beside it (§5, last paragraph).
 * The two model licences: an OpenRAIL-M licence (BigScience or CreativeML
   OpenRAIL-M), whose use-based restrictions bind the licensee and must travel, as
@@ -53,6 +56,13 @@ How the rows were read from the licence texts:
   materials or outputs to improve other large language models (§1(b)(v)).
 
 Judgement calls, where the texts leave room and a reviewer may decide otherwise:
+
+* The premise of every adapted verdict: model weights are protected (as creative
+  expression, Korean Copyright Act Art. 2 item 1, or as a database, Art. 93) and
+  fine-tuning is an adaptation "requiring permission under the Copyright and Similar
+  Rights held by the Licensor" (CC 4.0 §1(a)). Both are open; without them an ND
+  term could bind only as a contract, which is unsettled too. The checker keeps the
+  cautious verdict and says so in the ``weights_premise`` reason.
 
 * Apache-2.0 code inside an adaptation accepts any licence for the whole work
   (its §4 conditions still apply to the code), so it never blocks BY-SA.
@@ -254,19 +264,22 @@ CONDITIONS: dict[str, Text] = {
         "en": "Provide source: with any non-source form, offer the corresponding source code",
     },
     "llama_naming": {
-        "ko": "Llama 표기: 'Built with Meta Llama 3'를 표시하고, "
-        "파생 모델 이름은 'Llama 3'로 시작한다",
-        "en": "Llama naming: display 'Built with Meta Llama 3'; a derived model's name starts "
-        "with 'Llama 3'",
+        "ko": "Llama 표기: 'Built with Meta Llama 3'을 표시하고, "
+        "배포하거나 제공하는(distributed or made available) 파생 모델의 이름은 'Llama 3'으로 "
+        "시작한다",
+        "en": "Llama naming: display 'Built with Meta Llama 3'; a derived model that is "
+        "distributed or made available has a name starting with 'Llama 3'",
     },
     "user_threshold": {
-        "ko": "7억 MAU 조건(§2): Llama 3 출시일(2024년 4월 18일)에 이용자(계열사 포함)가 "
-        "제공하는 제품·서비스의 직전 달 월간 활성 사용자가 7억 명을 넘었다면 Meta에 라이선스를 "
+        "ko": "7억 MAU 조건(§2): Llama 3 출시일(2024년 4월 18일)에 이용자(계열사 포함)가, "
+        "또는 이용자를 위해 다른 사람이(by or for) 제공하는 제품·서비스의 직전 달 월간 "
+        "활성 사용자가 7억 명을 넘었다면 Meta에 라이선스를 "
         "요청해야 하며, Meta가 허락하기 전에는 이 계약의 권리를 쓸 수 없다",
-        "en": "700M MAU term (§2): if, on the Llama 3 release date (18 April 2024), the products "
-        "or services of the licensee or its affiliates had more than 700 million monthly active "
-        "users in the preceding calendar month, the licensee must request a licence from Meta "
-        "and has no rights under the agreement until Meta grants one",
+        "en": "700M MAU term (§2): if, on the Llama 3 release date (18 April 2024), the "
+        "products or services made available by or for the licensee or its affiliates had "
+        "more than 700 million monthly active users in the preceding calendar month, the "
+        "licensee must request a licence from Meta and has no rights under the agreement "
+        "until Meta grants one",
     },
 }
 """Every condition a verdict can list, in the order it lists them."""
@@ -302,6 +315,7 @@ SITUATIONS: dict[str, Mapping[str, bool]] = {
     "shared_collection": {"share": True, "adapt": False},
     "adapted_beside_another_model": {"adapt": True, "other_model": True},  # Llama 3 §1(b)(v)
     "kept_adaptation": {"adapt": True, "share": False},
+    "shared_adaptation": {"adapt": True, "share": True},
 }
 """When a row's :attr:`LicenseRule.findings` apply to a part, in the order they are reported:
 the facts of the use that must hold. ``other_model`` holds for the data and the code when the
@@ -435,9 +449,10 @@ RULES: tuple[LicenseRule, ...] = (
         "CC-BY-NC-4.0",
         "creative_commons",
         {
-            "ko": "모든 이용이 비영리 목적에 한정된다(§2(a)(1)). 공유하는 변경물은 NC 라이선스로.",
+            "ko": "모든 이용이 비영리 목적에 한정된다(§2(a)(1)). 공유하는 변경물은 NC "
+            "라이선스로(라이선스 본문이 아니라 CC FAQ의 안내).",
             "en": "Every use is limited to non-commercial purposes (§2(a)(1)); a shared "
-            "adaptation keeps an NC licence.",
+            "adaptation keeps an NC licence (CC's FAQ guidance, not licence text).",
         },
         findings=NON_COMMERCIAL,
         adapter_licenses=NC_ADAPTERS,
@@ -505,10 +520,14 @@ RULES: tuple[LicenseRule, ...] = (
         "software",
         {
             "ko": "라이선스 사본, NOTICE 파일, 고지를 유지하고 수정한 파일에 변경 사실을 "
-            "적는다(§4). 파생물 전체에는 다른 조건을 붙일 수 있다.",
-            "en": "Keep the licence, NOTICE file and notices; mark modified files (§4). A "
-            "derivative work as a whole may carry other terms.",
+            "적는다(§4). 수정 부분과 파생물 전체에는 다른 조건(NC·ND 포함)을 붙일 수 있지만, "
+            "받는 사람은 원래 부분에 대해 Apache-2.0의 권리를 그대로 가진다(§4).",
+            "en": "Keep the licence, NOTICE file and notices; mark modified files (§4). Your "
+            "modifications and the derivative work as a whole may carry other terms (NC and "
+            "ND included), but recipients keep their Apache-2.0 rights in the original "
+            "parts (§4).",
         },
+        findings={"shared_adaptation": "apache_own_terms"},
         on_share=("keep_notices",),
         on_share_adapted=("indicate_changes",),
     ),
@@ -734,9 +753,40 @@ REASONS: dict[str, ReasonRule] = {
         "allowed",
         {
             "ko": "{parts}: 데이터 라이선스의 조건이 학습된 가중치나 생성물에도 적용되는지는 "
-            "정해져 있지 않다. 여기서는 조심하는 쪽으로 데이터의 조건을 함께 적었다.",
+            "정해져 있지 않다. 여기서는 조심하는 쪽으로 데이터의 조건을 함께 적고, 가중치에는 "
+            "어느 쪽으로 보든 맞는 라이선스만 제시했다.",
             "en": "{parts}: whether the data licence's conditions reach trained weights or "
-            "generated outputs is not settled; they are listed here as a precaution.",
+            "generated outputs is not settled; they are listed here as a precaution, and the "
+            "weights are offered only licences that fit either way.",
+        },
+    ),
+    "apache_own_terms": ReasonRule(
+        "allowed",
+        {
+            "ko": "{parts}: Apache-2.0 §4에 따라 수정 부분과 변경물 전체에는 다른 조건(NC·ND "
+            "포함)을 붙일 수 있다. 다만 받는 사람은 원래 부분에 대해 Apache-2.0의 권리를 그대로 "
+            "가지므로, 그 조건은 수정한 부분에만 미친다.",
+            "en": "{parts}: Apache-2.0 §4 lets you put other terms (NC or ND among them) on your "
+            "modifications and on the adaptation as a whole, but recipients keep their "
+            "Apache-2.0 rights in the original parts, so those terms reach only what you "
+            "changed.",
+        },
+    ),
+    "weights_premise": ReasonRule(
+        "allowed",
+        {
+            "ko": "전제: 이 판정은 미세조정한 가중치를 모델의 변경물로 본다. 가중치가 보호받고"
+            "(저작권법 제2조 제1호의 창작적 표현이거나 제93조의 데이터베이스로서) 미세조정이 "
+            "CC 4.0 §1(a)가 말하는 허락이 필요한 변경이라고 가정한 것이다. 둘 다 정해지지 "
+            "않았다. 가중치가 보호받지 않는다면 모델 라이선스의 조건(ND 등)은 계약으로만 "
+            "구속할 수 있는데, 그것도 정해지지 않았다. 판정은 조심하는 쪽을 따른다.",
+            "en": "Premise: this verdict treats the fine-tuned weights as an adaptation of the "
+            "model, assuming the weights are protected (as creative expression, Korean "
+            "Copyright Act Art. 2 item 1, or as a database, Art. 93) and that fine-tuning is "
+            "an adaptation requiring permission in the sense of CC 4.0 §1(a). Neither is "
+            "settled; if the weights are not protected, the model licence's terms (ND, say) "
+            "could bind only as a contract, which is unsettled too. The verdict takes the "
+            "cautious side.",
         },
     ),
     "no_conflict": ReasonRule(
@@ -949,12 +999,20 @@ def evaluate(
         adapted = _share(weights + ((TRAINING_DATA,) if data_in else ()), rules, licenses)
         not_adapted = _share(weights, rules, licenses)
         reasons += modified_code.reasons + not_adapted.reasons
-    if adapted != not_adapted:
+    # Readings that differ only in which licences fit, with some fitting under both, leave
+    # the answer the same: the licences that fit either way, with the data's terms as a
+    # precaution.
+    either_way = tuple(c for c in adapted.candidates if c in not_adapted.candidates)
+    settled = adapted == not_adapted or (
+        adapted.status == not_adapted.status == "allowed" and bool(either_way)
+    )
+    weights_fit = not_adapted.candidates if adapted == not_adapted else either_way
+    if not settled:
         readings = {"if_adapted": _outcome(adapted), "if_not": _outcome(not_adapted)}
         reasons += [r for r in adapted.reasons if r.status == "needs_review"]
         reasons.append(_reason("data_to_weights", (TRAINING_DATA,), licenses, **readings))
-    elif modified_code.candidates and not_adapted.candidates and len(licensed) == len(PARTS):
-        lists = {"weights": _licence_list(not_adapted.candidates)}
+    elif modified_code.candidates and weights_fit and len(licensed) == len(PARTS):
+        lists = {"weights": _licence_list(weights_fit)}
         reasons.append(
             _reason(
                 "separate_works",
@@ -966,14 +1024,16 @@ def evaluate(
         )
     on_data = rules[TRAINING_DATA]
     data_terms = on_data.on_adapt + (on_data.on_share + on_data.on_share_adapted if share else ())
-    if adapt and data_in and data_terms and adapted == not_adapted:
+    if adapt and data_in and data_terms and settled:
         reasons.append(_reason("data_conditions_precaution", (TRAINING_DATA,), licenses))
+    if adapt and rules["model"].grants:
+        reasons.append(_reason("weights_premise", ("model",), licenses))
     found = {reason.status for reason in reasons} | {"allowed"}
     status = next(s for s in STATUS_PRIORITY if s in found)
     reasons.sort(key=lambda reason: STATUS_PRIORITY.index(reason.status))
     if status == "allowed":
         reasons.insert(0, _reason("no_conflict", licensed, licenses))
-    fits = adapted.candidates or not_adapted.candidates
+    fits = weights_fit if settled else adapted.candidates or not_adapted.candidates
     complete = status != "not_allowed" and len(licensed) == len(PARTS)
     terms = {p: rules[p].conditions(share=share, adapt=adapt) for p in licensed}
     conditions = [(c, tuple(p for p in licensed if c in terms[p])) for c in CONDITIONS]

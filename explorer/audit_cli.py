@@ -10,13 +10,16 @@ output folder).
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import click
 
@@ -88,12 +91,47 @@ def _progress_bar(total_hint: int) -> Iterator[Callable[[str, int, int], None]]:
         yield report
 
 
+class _Stopped(BaseException):
+    """Raised in the main thread by SIGINT or SIGTERM (not an Exception: nothing may catch it)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def _stoppable() -> Iterator[None]:
+    """Turn SIGINT and SIGTERM into :class:`_Stopped`, even where a shell ignores SIGINT."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise _Stopped(signum)
+
+    previous = {number: signal.signal(number, stop) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _stop_workers() -> None:
+    """Terminate joblib's worker processes (loky keeps them for reuse otherwise)."""
+    from joblib.externals.loky import get_reusable_executor
+
+    get_reusable_executor().shutdown(wait=False, kill_workers=True)
+
+
 def _notes(result: object) -> list[str]:
     """What the preprocessing changed, and a warning about many dimensions."""
     preprocessing = result.preprocessing  # type: ignore[attr-defined]
-    notes = [
+    notes = [f"note: {note}" if not note.startswith("warning") else note for note in result.notes]  # type: ignore[attr-defined]
+    notes += [
         f"note: column '{column.name}' dropped: it is always {column.value} in the "
         f"{' and '.join(column.constant_in)} data"
+        if column.exact
+        else f"note: column '{column.name}' dropped: it is nearly constant in the "
+        f"{' and '.join(column.constant_in)} data (spread below {column.tolerance:g} of its "
+        "spread over all four files); a leak that shows only in this column is not measured"
         for column in preprocessing.dropped
     ]
     notes += [
@@ -246,6 +284,30 @@ def _summary_lines(result: object, out: Path) -> list[str]:
     help="Fill missing values with the synthetic data's median instead of stopping.",
 )
 @click.option(
+    "--sep",
+    type=click.Choice([",", ";", "tab", "|"]),
+    default=None,
+    help="Field separator of the CSV files.  [default: sniffed from each file]",
+)
+@click.option(
+    "--decimal",
+    type=click.Choice([".", ","]),
+    default=None,
+    help="Decimal mark of the CSV files.  [default: sniffed from each file]",
+)
+@click.option(
+    "--na-values",
+    metavar="TEXT[,TEXT…]",
+    default=None,
+    help="Field values that mean 'missing', besides the empty field (e.g. NA,n/a). "
+    "[default: only the empty field, so 'NA' is a value]",
+)
+@click.option(
+    "--allow-overlap",
+    is_flag=True,
+    help="Audit even when members appear among the non-members or in the reference.",
+)
+@click.option(
     "--jobs",
     "-j",
     type=click.IntRange(min=1),
@@ -253,7 +315,10 @@ def _summary_lines(result: object, out: Path) -> list[str]:
     help="Attacks computed in parallel.  [default: number of cores]",
 )
 @click.option(
-    "--force", is_flag=True, help="Write into a folder that holds other files (they are kept)."
+    "--force",
+    is_flag=True,
+    help="Write into a folder that holds other files (they are kept; a file named like an "
+    "output that an earlier audit did not write is never replaced).",
 )
 def audit_command(
     members: Path,
@@ -271,6 +336,10 @@ def audit_command(
     seed: int,
     dims: int | None,
     impute: str | None,
+    sep: str | None,
+    decimal: str | None,
+    na_values: str | None,
+    allow_overlap: bool,
     jobs: int | None,
     force: bool,
 ) -> None:
@@ -290,15 +359,50 @@ def audit_command(
         raise click.UsageError(
             "--fail-on-leak needs --nonmembers: without them there is no verdict"
         )
+    if sep == "," and decimal == ",":
+        raise click.UsageError("--sep , and --decimal , cannot both be ','; choose --sep ';'")
     check_output_folder(out, force)
+    run = functools.partial(
+        library.run_audit,
+        members, nonmembers, reference, synthetic,
+        k=k, attacks=attacks, seed=seed, dims=dims, impute=impute,
+        jobs=jobs or os.cpu_count() or 1,
+        alpha=alpha, permutations=permutations,
+        read_options=library.ReadOptions(
+            sep="\t" if sep == "tab" else sep,
+            decimal=decimal,
+            na_values=tuple(
+                part.strip() for part in str(na_values or "").split(",") if part.strip()
+            ),
+        ),
+        allow_overlap=allow_overlap,
+    )  # fmt: skip
     try:
-        with _progress_bar(len(attacks) + 1) as progress:
-            result = library.run_audit(
-                members, nonmembers, reference, synthetic,
-                k=k, attacks=attacks, seed=seed, dims=dims, impute=impute,
-                jobs=jobs or os.cpu_count() or 1, progress=progress,
-                alpha=alpha, permutations=permutations,
-            )  # fmt: skip
+        with _stoppable():
+            _audit_and_write(library, run, len(attacks), out, lang, fail_above, fail_on_leak)
+    except _Stopped as stopped:
+        _stop_workers()
+        click.echo(
+            f"\nstopped by {signal.Signals(stopped.signum).name}: {out} was left as it was",
+            err=True,
+        )
+        sys.exit(128 + stopped.signum)
+
+
+def _audit_and_write(
+    library: ModuleType,
+    run: Callable[..., Any],
+    attack_count: int,
+    out: Path,
+    lang: str,
+    fail_above: float | None,
+    fail_on_leak: bool,
+) -> None:
+    """Run the audit (``run``: :func:`run_audit` given every option but the progress bar),
+    write the outputs and report the gate (the body of ``audit_command``)."""
+    try:
+        with _progress_bar(attack_count + 1) as progress:
+            result = run(progress=progress)
     except library.AuditInputError as error:
         raise AuditError(str(error)) from error
     gate = check_gate(result, fail_above)

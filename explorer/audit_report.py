@@ -14,6 +14,7 @@ written, and nothing is deleted.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.metadata
 import io
 import json
@@ -35,6 +36,7 @@ from privacy_explorer.audit_strings import translate
 from privacy_explorer.charts import render_svg
 from privacy_explorer.errors import ExplorerError
 from privacy_explorer.fonts import ShippedFonts, embedded_faces_css, shipped_fonts
+from privacy_explorer.output import digests, marker_bytes, read_marker
 from privacy_explorer.project import builtin_templates_dir
 from privacy_explorer.runner import json_ready
 
@@ -88,6 +90,20 @@ def check_gate(result: AuditResult, limit: float | None) -> Gate | None:
 # The output folder
 
 
+def _check_writable(out: Path) -> None:
+    """Raise unless ``out`` (or the nearest folder above it that exists) accepts new files."""
+    folder = out.absolute()
+    while not folder.exists():
+        folder = folder.parent
+    try:
+        with tempfile.TemporaryFile(dir=folder, prefix=".explorer-audit-probe."):
+            pass
+    except OSError as error:
+        raise AuditError(
+            f"{out}: cannot write there ({error.strerror} in {folder}); choose another --out"
+        ) from error
+
+
 def check_output_folder(out: Path, force: bool) -> None:
     """Raise :class:`AuditError` unless the audit may write into ``out``.
 
@@ -96,10 +112,25 @@ def check_output_folder(out: Path, force: bool) -> None:
     """
     if out.exists() and not out.is_dir():
         raise AuditError(f"{out}: exists and is not a folder; choose another --out")
+    _check_writable(out)
     if not out.exists():
         return
-    ours = {MARKER, *OUTPUTS} if (out / MARKER).is_file() else set()
-    foreign = sorted(entry.name for entry in out.iterdir() if entry.name not in ours)
+    listed = read_marker(out, MARKER) or {}
+    ours = {
+        name
+        for name, digest in listed.items()
+        if (out / name).is_file() and _file_digest(out / name) == digest
+    }
+    foreign = sorted(
+        entry.name for entry in out.iterdir() if entry.name not in ours and entry.name != MARKER
+    )
+    taken = [name for name in OUTPUTS if name in foreign]
+    if force and taken:
+        raise AuditError(
+            f"{out}: {', '.join(taken)} {'was' if len(taken) == 1 else 'were'} not written by "
+            "an earlier audit (or changed since), and --force never replaces a file it did not "
+            "write; move it away or choose another --out"
+        )
     if foreign and not force:
         shown = ", ".join(foreign[:5]) + (
             f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
@@ -109,6 +140,10 @@ def check_output_folder(out: Path, force: bool) -> None:
             "choose an empty or new folder for --out, or pass --force to write the report "
             "beside them (nothing is deleted)"
         )
+
+
+def _file_digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _write_atomically(path: Path, text: str) -> None:
@@ -132,7 +167,8 @@ def write_outputs(out: Path, files: Mapping[str, str]) -> None:
         out.mkdir(parents=True, exist_ok=True)
         for name in OUTPUTS:
             _write_atomically(out / name, files[name])
-        _write_atomically(out / MARKER, "Written by explorer audit: " + ", ".join(OUTPUTS) + "\n")
+        written = digests({name: files[name].encode("utf-8") for name in OUTPUTS})
+        _write_atomically(out / MARKER, marker_bytes(written).decode("utf-8"))
     except OSError as error:
         raise AuditError(
             f"{out}: cannot write the report ({error.strerror}); choose another --out"
@@ -160,9 +196,20 @@ def results_text(summary: dict[str, Any]) -> str:
     return json.dumps(ready, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
+SCORES_NOTICE = (
+    "SENSITIVE: as sensitive as the training data (these scores say which records were "
+    "members); keep this file where the training data is kept, never with the public release."
+)
+"""The first line of ``scores.csv``."""
+
+
 def scores_text(frame: Any) -> str:
-    """``scores.csv``: shortest round-trip floats, Unix line ends."""
+    """``scores.csv``: a first line saying it is sensitive, then shortest round-trip floats.
+
+    Read it with ``pandas.read_csv(path, comment="#")`` (or skip the first line).
+    """
     buffer = io.StringIO()
+    buffer.write(f"# {SCORES_NOTICE}\n")
     frame.to_csv(buffer, index=False, lineterminator="\n")
     return buffer.getvalue()
 
@@ -540,6 +587,14 @@ def _method_notes(result: AuditResult, lang: str) -> list[str]:
         where = " / ".join(translate(role, lang).lower() for role in column.constant_in)
         notes.append(
             translate("method_dropped", lang, column=column.name, where=where, value=column.value)
+            if column.exact
+            else translate(
+                "method_near_constant",
+                lang,
+                column=column.name,
+                where=where,
+                tolerance=f"{column.tolerance:g}",
+            )
         )
     for item in preprocessing.imputed:
         notes.append(

@@ -230,6 +230,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Column '{column}' was dropped: it takes a single value ({value}) in the {where} "
         "data.",
     },
+    "method_near_constant": {
+        "ko": "열 '{column}' 은 {where} 데이터에서 거의 변하지 않아(퍼짐이 네 파일 전체 퍼짐의 "
+        "{tolerance} 미만) 제외했습니다. 이 열로만 드러나는 누출은 이 감사가 보지 못합니다.",
+        "en": "Column '{column}' was dropped: it is nearly constant in the {where} data (its "
+        "spread is below {tolerance} of its spread over all four files). A leak that shows only "
+        "in this column is not seen by this audit.",
+    },
     "method_imputed": {
         "ko": "{file} 파일의 '{column}' 열에서 빠진 값 {count} 개를 {value} 로 채웠습니다 (합성 "
         "데이터의 중앙값 또는 최빈값).",

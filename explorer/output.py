@@ -73,10 +73,13 @@ def _inside(path: str) -> bool:
     return not path.startswith("/") and all(part not in ("", ".", "..") for part in parts)
 
 
-def read_marker(folder: Path) -> dict[str, str] | None:
-    """The files (path -> SHA-256) the marker in ``folder`` lists; ``None`` if unreadable."""
+def read_marker(folder: Path, name: str = MARKER) -> dict[str, str] | None:
+    """The files (path -> SHA-256) the marker ``name`` in ``folder`` lists; ``None`` if unreadable.
+
+    ``name`` is the site's marker by default; ``explorer audit`` keeps its own.
+    """
     try:
-        record = json.loads((folder / MARKER).read_text("utf-8"))
+        record = json.loads((folder / name).read_text("utf-8"))
         files = record["files"] if record["tool"] == TOOL else None
     except (OSError, ValueError, KeyError, TypeError):
         return None

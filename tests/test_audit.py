@@ -94,7 +94,15 @@ def test_the_command_writes_the_three_outputs_with_the_documented_shape(tmp_path
         [MARKER, "report.html", "results.json", "scores.csv"]
     )
     summary = json.loads((out / "results.json").read_text("utf-8"))
+    assert next(iter(summary)) == "_sensitive"
+    assert summary["_sensitive"].startswith("SENSITIVE: as sensitive as the training data.")
+    assert (
+        (out / "scores.csv")
+        .read_text("utf-8")
+        .startswith("# SENSITIVE: as sensitive as the training data")
+    )
     assert set(summary) == {
+        "_sensitive",
         "attacks",
         "epsilon_lower_bound",
         "inputs",
@@ -118,7 +126,7 @@ def test_the_command_writes_the_three_outputs_with_the_documented_shape(tmp_path
     assert summary["attacks"]["gen_lra"]["auc"] == pytest.approx(0.74425)
     assert summary["inputs"]["synthetic"]["rows"] == 200
     assert len(summary["inputs"]["members"]["sha256"]) == 64
-    scores = pd.read_csv(out / "scores.csv")
+    scores = pd.read_csv(out / "scores.csv", comment="#")
     assert list(scores.columns) == ["set", "row", *ATTACK_KEYS]
     assert scores["set"].value_counts().to_dict() == {"member": 200, "nonmember": 200}
     report = (out / "report.html").read_text("utf-8")
@@ -166,7 +174,7 @@ def test_without_nonmembers_there_are_scores_but_no_auc(tmp_path):
         "p_value_adjusted": None,
         "tpr_at_fpr_ci": None,
     }
-    scores = pd.read_csv(out / "scores.csv")
+    scores = pd.read_csv(out / "scores.csv", comment="#")
     assert len(scores) == 200 and set(scores["set"]) == {"member"}
     assert (out / "report.html").read_text("utf-8").count("<svg") == 1  # distributions only
 
@@ -376,8 +384,11 @@ def test_a_single_row(tmp_path):
 
 def test_all_constant_data(tmp_path):
     paths = small_tables(tmp_path)
-    for path in paths.values():
-        pd.DataFrame({"age": [30] * 10, "region": ["north"] * 10}).to_csv(path, index=False)
+    for offset, path in enumerate(paths.values()):
+        # members and non-members differ (identical files are refused first); reference and
+        # synthetic are constant
+        ages = [31 + offset * 10 + row for row in range(10)] if offset < 2 else [30] * (offset + 8)
+        pd.DataFrame({"age": ages, "region": ["north"] * len(ages)}).to_csv(path, index=False)
     result = invoke(*args_for(paths, tmp_path / "out"))
     assert_bad_input(
         result,
@@ -557,3 +568,220 @@ def test_parallel_attacks_give_the_same_numbers_and_report_progress():
     assert calls[0] == ("start", 0, 7) and calls[-1] == ("done", 7, 7)
     assert sorted(step for step, _, _ in calls[1:4]) == sorted(attacks)
     assert [done for _, done, _ in calls] == [0, 1, 2, 3, 4, 5, 6, 7, 7]
+
+
+# ---------------------------------------------------------------------------------------------
+# Real files read the way their owners meant (issue 20, section 2)
+
+
+def _rewrite(paths: dict[str, Path], **to_csv: Any) -> None:
+    for path in paths.values():
+        pd.read_csv(path).to_csv(path, index=False, **to_csv)
+
+
+def _auc(out: Path) -> float:
+    summary = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    return float(summary["attacks"]["dcr"]["auc"])
+
+
+def test_semicolon_and_decimal_comma_are_sniffed_with_a_note(tmp_path):
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "eu").mkdir()
+    plain = small_tables(tmp_path / "plain")
+    european = small_tables(tmp_path / "eu")
+    _rewrite(european, sep=";", decimal=",")
+    first = invoke(*args_for(plain, tmp_path / "a"))
+    second = invoke(*args_for(european, tmp_path / "b"))
+    assert first.exit_code == 0 and second.exit_code == 0, second.output
+    assert _auc(tmp_path / "a") == _auc(tmp_path / "b")
+    assert (
+        f"note: {european['members']}: read with ';' between fields and ',' as the decimal mark "
+        "(override with --sep and --decimal)" in second.output
+    )
+
+
+def test_tab_separated_files_are_sniffed_and_sep_overrides(tmp_path):
+    paths = small_tables(tmp_path)
+    _rewrite(paths, sep="\t")
+    assert invoke(*args_for(paths, tmp_path / "a")).exit_code == 0
+    forced = invoke(*args_for(paths, tmp_path / "b", "--sep", ","))
+    assert forced.exit_code == 0, forced.output
+    columns = {
+        out: [
+            column["name"]
+            for column in json.loads((tmp_path / out / "results.json").read_text())["settings"][
+                "preprocessing"
+            ]["columns"]
+        ]
+        for out in ("a", "b")
+    }
+    assert columns == {"a": ["age", "income", "region"], "b": ["age\tincome\tregion"]}
+
+
+def test_thousands_separators_and_spaces_are_read_as_numbers_with_a_note(tmp_path):
+    paths = small_tables(tmp_path)
+    reference = pd.read_csv(paths["reference"])
+    reference["income"] = [f" {value:,.2f} " for value in reference["income"] * 10]
+    reference.to_csv(paths["reference"], index=False)
+    result = invoke(*args_for(paths, tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    assert (
+        f"note: {paths['reference']}: column 'income' read as numbers (thousands separators or "
+        "spaces removed)" in result.output
+    )
+    summary = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
+    kinds = {
+        column["name"]: column["kind"] for column in summary["settings"]["preprocessing"]["columns"]
+    }
+    assert kinds["income"] == "number"
+
+
+def test_na_is_a_value_unless_na_values_says_otherwise(tmp_path):
+    paths = small_tables(tmp_path)
+    for path in paths.values():
+        frame = pd.read_csv(path)
+        frame.loc[0, "region"] = "NA"  # Namibia
+        frame.to_csv(path, index=False)
+    assert invoke(*args_for(paths, tmp_path / "a")).exit_code == 0
+    refused = invoke(*args_for(paths, tmp_path / "b", "--na-values", "NA"))
+    assert refused.exit_code == 2
+    assert "column 'region' has 1 missing value (line 2)" in refused.output
+
+
+def test_duplicate_column_names_are_refused(tmp_path):
+    paths = small_tables(tmp_path)
+    lines = paths["synthetic"].read_text().splitlines()
+    paths["synthetic"].write_text(
+        "\n".join(["age,income,age", *(line for line in lines[1:])]) + "\n"
+    )
+    assert_bad_input(
+        invoke(*args_for(paths, tmp_path / "out")),
+        f"{paths['synthetic']}: the header names column 'age' more than once; give every "
+        "column its own name",
+    )
+
+
+def test_infinite_values_are_refused_naming_file_column_and_line(tmp_path):
+    paths = small_tables(tmp_path)
+    frame = pd.read_csv(paths["nonmembers"])
+    frame["income"] = frame["income"].astype(object)
+    frame.loc[3, "income"] = "inf"
+    frame.to_csv(paths["nonmembers"], index=False)
+    assert_bad_input(
+        invoke(*args_for(paths, tmp_path / "out")),
+        f"{paths['nonmembers']}: column 'income' holds an infinite value on line 5 (1 in all); "
+        "replace it with a finite number, or leave the field empty and pass --impute median",
+    )
+
+
+def test_magnitudes_that_overflow_standardization_are_refused(tmp_path):
+    paths = small_tables(tmp_path)
+    frame = pd.read_csv(paths["synthetic"])
+    frame["income"] = frame["income"] * 1e300
+    frame.to_csv(paths["synthetic"], index=False)
+    result = invoke(*args_for(paths, tmp_path / "out"))
+    assert result.exit_code == 2
+    assert f"{paths['synthetic']}: column 'income' holds " in result.output
+    assert "too large to standardize (magnitudes must stay below 1e+150); rescale" in (
+        result.output
+    )
+
+
+def test_a_nearly_constant_synthetic_column_is_dropped_with_a_note(tmp_path):
+    paths = small_tables(tmp_path)
+    frame = pd.read_csv(paths["synthetic"])
+    frame["income"] = 50_000 + np.linspace(-1e-3, 1e-3, len(frame))
+    frame.to_csv(paths["synthetic"], index=False)
+    result = invoke(*args_for(paths, tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    assert (
+        "note: column 'income' dropped: it is nearly constant in the synthetic data (spread "
+        "below 0.001 of its spread over all four files); a leak that shows only in this column "
+        "is not measured" in result.output
+    )
+    report = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+    assert "거의 변하지 않아" in report
+
+
+def test_the_same_file_for_two_roles_is_refused(tmp_path):
+    paths = small_tables(tmp_path)
+    paths["nonmembers"] = paths["members"]
+    assert_bad_input(
+        invoke(*args_for(paths, tmp_path / "out")),
+        f"{paths['members']} (--members) and {paths['members']} (--nonmembers) are the same data "
+        f"(SHA-256 {__import__('hashlib').sha256(paths['members'].read_bytes()).hexdigest()[:12]}"
+        "…), so no attack can tell them apart; give each option its own records",
+    )
+
+
+def test_members_among_the_nonmembers_are_counted_named_and_refused(tmp_path):
+    paths = small_tables(tmp_path)
+    members = pd.read_csv(paths["members"])
+    nonmembers = pd.read_csv(paths["nonmembers"])
+    pd.concat([nonmembers, members.iloc[[0, 4]]]).to_csv(paths["nonmembers"], index=False)
+    result = invoke(*args_for(paths, tmp_path / "out"))
+    assert_bad_input(
+        result,
+        f"2 records of {paths['members']} also appear in {paths['nonmembers']} (lines 2, 6 of "
+        f"{paths['members']}): a member that is also a non-member or part of the reference makes "
+        "every attack's rates meaningless; remove those records from one of the files, or pass "
+        "--allow-overlap to audit anyway",
+    )
+    assert not (tmp_path / "out").exists()
+    allowed = invoke(*args_for(paths, tmp_path / "out", "--allow-overlap"))
+    assert allowed.exit_code == 0
+    assert f"warning: 2 records of {paths['members']} also appear" in allowed.output
+
+
+def test_members_given_as_reference_are_refused(tmp_path):
+    paths = small_tables(tmp_path)
+    members = pd.read_csv(paths["members"])
+    members.iloc[::-1].to_csv(paths["reference"], index=False)  # same rows, other bytes
+    result = invoke(*args_for(paths, tmp_path / "out"))
+    assert result.exit_code == 2
+    assert f"40 records of {paths['members']} also appear in {paths['reference']}" in (
+        result.output
+    )
+
+
+def test_an_unwritable_out_is_found_before_any_attack(tmp_path, monkeypatch):
+    paths = small_tables(tmp_path)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder\n")
+    calls: list[object] = []
+    from privacy_explorer.audit_cli import audit_library
+
+    monkeypatch.setattr(audit_library(), "_run_attacks", lambda *args: calls.append(args))
+    result = invoke(*args_for(paths, blocker / "out"))
+    assert_bad_input(
+        result,
+        f"{blocker / 'out'}: cannot write there (Not a directory in {blocker}); choose another "
+        "--out",
+    )
+    assert not calls
+
+
+def test_force_never_replaces_a_file_an_earlier_audit_did_not_write(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "report.html").write_text("someone else's report", "utf-8")
+    (out / "scores.csv").write_text("my scores\n", "utf-8")
+    assert_bad_input(
+        invoke(*housing_args(out, "--attacks", "dcr", "--force")),
+        f"{out}: report.html, scores.csv were not written by an earlier audit (or changed "
+        "since), and --force never replaces a file it did not write; move it away or choose "
+        "another --out",
+    )
+    assert (out / "report.html").read_text("utf-8") == "someone else's report"
+    assert (out / "scores.csv").read_text("utf-8") == "my scores\n"
+
+
+def test_an_audit_output_edited_by_the_user_is_no_longer_ours(tmp_path):
+    out = tmp_path / "out"
+    assert invoke(*housing_args(out, "--attacks", "dcr")).exit_code == 0
+    listed = json.loads((out / MARKER).read_text("utf-8"))["files"]
+    assert sorted(listed) == ["report.html", "results.json", "scores.csv"]
+    (out / "results.json").write_text("{}\n", "utf-8")  # the user's own edit
+    assert invoke(*housing_args(out, "--attacks", "dcr")).exit_code == 2
+    assert invoke(*housing_args(out, "--attacks", "dcr", "--force")).exit_code == 2
+    assert (out / "results.json").read_text("utf-8") == "{}\n"

@@ -16,7 +16,9 @@ from scipy import stats
 
 from compute import laplace
 from compute.datasets import load_concrete
+from compute.dp_bounds import tpr_bound
 from compute.lessons import differential_privacy as dp
+from compute.lessons import differential_privacy_charts
 from compute.lessons.style import HEIGHT, WIDTH
 from privacy_explorer.charts import named_datasets
 from privacy_explorer.lesson import Chart
@@ -128,6 +130,7 @@ def test_every_result_has_the_declared_readouts_and_datasets(every_result):
             "budget",
             "release_histogram",
             "clip_tradeoff",
+            "optimal_test",
         }
 
 
@@ -206,7 +209,11 @@ def test_chart_names_only_datasets_the_result_provides(chart: Chart, lang: str, 
     assert not set(dp.LAZY) & set(dp.summarize({}))
     names = set(named_datasets(spec))
     assert names and names <= provided
-    assert spec["width"] == WIDTH and spec["height"] == HEIGHT
+    if chart.name == "optimal_test":  # square, as lesson 02's ROC
+        size = differential_privacy_charts.OPTIMAL_TEST_SIZE
+        assert spec["width"] == spec["height"] == size
+    else:
+        assert spec["width"] == WIDTH and spec["height"] == HEIGHT
     assert "param_" not in json.dumps(spec)  # no auto-generated, run-dependent names
     assert chart.description["ko"] and chart.description["en"]
 
@@ -529,3 +536,46 @@ def test_the_clip_chart_marks_the_current_bound():
         spec = dp.clip_tradeoff_chart(lang).to_dict()
         assert {"name": "clip", "value": dp.CLIP_UPPER} in spec["params"]
         assert "datum.clip === clip" in json.dumps(spec)
+
+
+# --- The best test between D and D′ -------------------------------------------
+
+
+def test_optimal_test_rows_are_the_threshold_test_on_the_two_releases(results):
+    """Each row is a threshold on the release: SciPy's Laplace tails on D′ (FPR) and D (TPR)."""
+    for (query, epsilon, k), result in results.items():
+        if k != 1:
+            continue
+        readouts = result["readouts"]
+        scale = readouts["scale"]
+        rows = result["datasets"]["optimal_test"]
+        fpr = np.array([row["fpr"] for row in rows])
+        assert fpr[0] == 0.0 and fpr[-1] == 1.0 and np.all(np.diff(fpr) > 0)
+        inner = (fpr > 0) & (fpr < 1)
+        # The threshold c with P(X ≥ c) = FPR on D′, then the chance D's release passes it.
+        thresholds = stats.laplace.isf(fpr[inner], loc=readouts["neighbour_answer"], scale=scale)
+        power = stats.laplace.sf(thresholds, loc=readouts["true_answer"], scale=scale)
+        tpr = np.array([row["tpr"] for row in rows])[inner]
+        assert tpr == pytest.approx(power, rel=1e-5, abs=1e-6), (query, epsilon)
+        bound = np.array([row["bound"] for row in rows])
+        assert np.all(np.array([row["tpr"] for row in rows]) <= bound + 1e-6)
+
+
+def test_the_count_touches_the_bound_and_the_mean_stays_inside(results):
+    for (query, epsilon, _releases), result in results.items():
+        readouts = result["readouts"]
+        touch = readouts["optimal_touch_fpr"]
+        assert readouts["optimal_mirror_fpr"] == 0.5
+        if query == "count":
+            assert readouts["optimal_loss"] == pytest.approx(epsilon, rel=1e-12)
+            rows = result["datasets"]["optimal_test"]
+            # The rows are rounded to six digits: the touch point may round just above itself.
+            near = touch * (1 + 1e-5)
+            on_bound = [row for row in rows if row["fpr"] <= near or row["fpr"] >= 0.5]
+            assert len(on_bound) >= 4
+            assert all(row["tpr"] == pytest.approx(row["bound"], abs=2e-6) for row in on_bound)
+        else:
+            assert readouts["optimal_loss"] < epsilon
+            assert readouts["optimal_tpr"] < readouts["optimal_bound_tpr"]
+        expected = tpr_bound(dp.OPTIMAL_TEST_FPR, epsilon)
+        assert readouts["optimal_bound_tpr"] == pytest.approx(expected, rel=1e-12)

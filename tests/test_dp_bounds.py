@@ -154,3 +154,62 @@ def test_group_epsilon_refuses_what_is_not_a_number_of_steps():
     with pytest.raises(ValueError, match="epsilon must be a finite number"):
         dp_bounds.group_epsilon(-1.0, 2)
     assert dp_bounds.group_epsilon(1.5, 0) == 0.0
+
+
+# --- The optimal test between two Laplace releases ----------------------------------
+
+
+@pytest.mark.parametrize("shift, scale", [(1.0, 1.0), (1.0, 0.2), (0.37, 2.0), (3.0, 0.5)])
+def test_laplace_optimal_tpr_is_the_threshold_test_scipy_computes(shift: float, scale: float):
+    # Thresholds c across both centres: α = P(X ≥ c) on Lap(0, b), power = P(X ≥ c) on Lap(s, b).
+    thresholds = np.linspace(-6.0 * scale, shift + 6.0 * scale, 401)
+    fpr = stats.laplace.sf(thresholds, loc=0.0, scale=scale)
+    power = stats.laplace.sf(thresholds, loc=shift, scale=scale)
+    assert dp_bounds.laplace_optimal_tpr(fpr, shift, scale) == pytest.approx(power, abs=1e-12)
+
+
+def test_laplace_optimal_tpr_matches_a_monte_carlo_test():
+    rng = np.random.default_rng(20150601)
+    shift, scale, size = 1.0, 1.0, 200_000
+    null = rng.laplace(0.0, scale, size)
+    alternative = rng.laplace(shift, scale, size)
+    for threshold in (-1.0, 0.3, 2.5):
+        fpr = float(np.mean(null >= threshold))
+        power = float(np.mean(alternative >= threshold))
+        # Binomial standard errors of both estimates; 5 of them leave room for the plug-in FPR.
+        slack = 5.0 * math.sqrt(0.25 / size) * (1.0 + math.exp(shift / scale))
+        assert dp_bounds.laplace_optimal_tpr(fpr, shift, scale) == pytest.approx(power, abs=slack)
+
+
+@HYPOTHESIS
+@given(st.floats(0.0, 1.0), st.floats(0.01, 8.0))
+def test_laplace_at_shift_epsilon_stays_under_the_bound_and_touches_it(fpr: float, epsilon: float):
+    power = dp_bounds.laplace_optimal_tpr(fpr, epsilon, 1.0)
+    bound = dp_bounds.tpr_bound(fpr, epsilon)
+    assert power <= bound + 1e-12
+    first, second = dp_bounds.laplace_roc_breaks(epsilon, 1.0)
+    if fpr <= first or fpr >= second:
+        assert power == pytest.approx(bound, abs=1e-12)
+    else:
+        assert power < bound
+
+
+def test_laplace_optimal_tpr_is_concave_and_breaks_where_it_says():
+    fpr = np.linspace(0.0, 1.0, 2001)
+    power = dp_bounds.laplace_optimal_tpr(fpr, 1.0, 1.0)
+    assert np.all(np.diff(power, 2) <= 1e-12)
+    assert power[0] == 0.0 and power[-1] == 1.0
+    first, second = dp_bounds.laplace_roc_breaks(1.0, 1.0)
+    assert first == pytest.approx(math.exp(-1.0) / 2.0) and second == 0.5
+    assert dp_bounds.laplace_optimal_tpr(first, 1.0, 1.0) == pytest.approx(0.5)
+    # No shift, no test: the diagonal.
+    assert dp_bounds.laplace_optimal_tpr(fpr, 0.0, 1.0) == pytest.approx(fpr)
+
+
+@pytest.mark.parametrize(
+    "fpr, shift, scale, message",
+    [(0.5, -1.0, 1.0, "shift"), (0.5, 1.0, 0.0, "scale"), (1.5, 1.0, 1.0, "fpr")],
+)
+def test_laplace_optimal_tpr_refuses_bad_input(fpr: float, shift: float, scale: float, message):
+    with pytest.raises(ValueError, match=message):
+        dp_bounds.laplace_optimal_tpr(fpr, shift, scale)

@@ -20,6 +20,7 @@ from sklearn.metrics import roc_curve as sklearn_roc_curve
 from compute.attacks import auc_error, metrics
 from compute.histogram import common_histogram, histogram_upper
 from compute.lessons import membership as mi
+from compute.lessons import membership_charts
 from compute.lessons.membership_noise import AucStep, auc_drop_readouts
 from compute.mlp import loss_scores, train_with_snapshots
 from privacy_explorer.charts import named_datasets
@@ -280,7 +281,8 @@ def test_readouts_read_well_in_both_languages(results):
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_chart_reads_only_provided_datasets_and_renders(chart: Chart, lang: str, results):
     spec = chart.build(lang).to_dict()
-    provided = results[(mi.DEFAULT_EPOCHS, mi.DEFAULT_SEED)]["datasets"]
+    summary = mi.summarize({f"{e}-{s}": result for (e, s), result in results.items()})
+    provided = {**results[(mi.DEFAULT_EPOCHS, mi.DEFAULT_SEED)]["datasets"], **summary}
     assert set(named_datasets(spec)) <= set(provided)
     assert "param_" not in json.dumps(spec)
     assert chart.description["ko"] and chart.description["en"]
@@ -446,3 +448,27 @@ def test_the_per_seed_low_fpr_readouts_summarize_that_seed_of_the_table(results)
             readouts["nonmember_rmse"] ** 2 - readouts["member_rmse"] ** 2
         )
     assert next(iter(results.values()))["readouts"]["zero_fp_chance"] == pytest.approx(0.05)
+
+
+def test_the_generalization_scatter_is_every_model_gap_and_auc_by_scikit_learn(results):
+    rows = mi.summarize({f"{e}-{s}": result for (e, s), result in results.items()})[
+        "generalization"
+    ]
+    assert [(row["epochs"], row["seed"]) for row in rows] == [
+        (epochs, seed) for seed in mi.SEEDS for epochs in mi.EPOCHS
+    ]
+    for row in rows:
+        snapshot = next(s for s in mi.training_trajectory(row["seed"]) if s.epochs == row["epochs"])
+        members, nonmembers = snapshot.member_losses, snapshot.nonmember_losses
+        labels = np.r_[np.ones(members.size), np.zeros(nonmembers.size)]
+        expected_auc = roc_auc_score(labels, -np.r_[members, nonmembers])
+        assert row["auc"] == pytest.approx(expected_auc, rel=1e-5)
+        expected_gap = float(np.mean(nonmembers) - np.mean(members))
+        assert row["mse_gap"] == pytest.approx(expected_gap, rel=1e-5, abs=1e-6)
+
+
+def test_the_generalization_scatter_marks_the_current_model():
+    spec = membership_charts.generalization_chart("en", mi.DEFAULT_EPOCHS).to_dict()
+    assert {"name": "epochs", "value": mi.DEFAULT_EPOCHS} in spec["params"]
+    assert {"name": "seed", "value": mi.DEFAULT_SEED} in spec["params"]
+    assert "(datum.seed === seed)" in json.dumps(spec)

@@ -122,7 +122,13 @@ import numpy.typing as npt
 import pandas as pd
 
 from compute.datasets import CONCRETE_TARGET, DATA_DIR, load_concrete
-from compute.dp_bounds import bayes_posterior, posterior_bounds
+from compute.dp_bounds import (
+    bayes_posterior,
+    laplace_optimal_tpr,
+    laplace_roc_breaks,
+    posterior_bounds,
+    tpr_bound,
+)
 from compute.laplace import (
     COUNT_SENSITIVITY,
     answer_grid,
@@ -373,6 +379,7 @@ def compute(
             **datasets,
             "release_histogram": histogram_rows,
             "clip_tradeoff": clip_tradeoff_rows(float(epsilon)),
+            "optimal_test": optimal_test_rows(query, float(epsilon)),
         },
     }
 
@@ -491,6 +498,7 @@ def _mechanism(
         "posterior_bound_rare": posterior_bounds(POSTERIOR_PRIORS[0], epsilon)[1],
         "posterior_bound_total": posterior_bounds(ATTACKER_PRIOR, releases * epsilon)[1],
         "posterior_after_releases": bayes_posterior(ATTACKER_PRIOR, evidence),
+        **optimal_test_readouts(true_answer, neighbour_answer, scale, epsilon),
     }
     datasets: dict[str, list[dict[str, Any]]] = {
         "densities": [
@@ -517,6 +525,56 @@ def _mechanism(
         ],
     }
     return readouts, datasets
+
+
+OPTIMAL_TEST_FPR = 0.1
+"""The false-positive rate at which the page compares the optimal test's TPR with the bound."""
+
+OPTIMAL_TEST_POINTS = 24
+"""Points of the optimal test's ROC on its curved piece (log-spaced); the two straight pieces
+need only their ends."""
+
+
+def optimal_test_readouts(
+    true_answer: float, neighbour_answer: float, scale: float, epsilon: float
+) -> dict[str, float]:
+    """Where the ROC of the best test of ``D`` against ``D′`` meets the ε bound, and its TPR
+    at :data:`OPTIMAL_TEST_FPR` beside the bound's."""
+    shift = abs(true_answer - neighbour_answer)
+    first, second = laplace_roc_breaks(shift, scale)
+    return {
+        "optimal_loss": shift / scale,
+        "optimal_touch_fpr": first,
+        "optimal_mirror_fpr": second,
+        "optimal_fpr": OPTIMAL_TEST_FPR,
+        "optimal_tpr": laplace_optimal_tpr(OPTIMAL_TEST_FPR, shift, scale),
+        "optimal_bound_tpr": tpr_bound(OPTIMAL_TEST_FPR, epsilon),
+    }
+
+
+@functools.cache
+def optimal_test_rows(query: str, epsilon: float) -> list[dict[str, Any]]:
+    """The exact ROC of the likelihood-ratio test between the releases on ``D`` and ``D′``,
+    with the ε-DP bound at each of its false-positive rates.
+
+    The curve is straight up to ``FPR = e^−s/b / 2`` and from ``FPR = 1/2`` on, curved in
+    between; the bound bends at ``1/(1 + e^ε)``. Rows sit at all three breaks and log-spaced
+    over the curved piece. Cached: the releases and the clip bound do not change them.
+    """
+    d = dataset_d()
+    true_answer = answer(query, d)
+    shift = abs(true_answer - answer(query, without_record(d, strongest_record(d))))
+    scale = sensitivity(query) / epsilon
+    first, second = laplace_roc_breaks(shift, scale)
+    kink = 1.0 / (1.0 + math.exp(epsilon))
+    curved = np.geomspace(first, second, OPTIMAL_TEST_POINTS)
+    rates = np.array(sorted({0.0, 1.0, kink, *map(float, curved)}))
+    power = laplace_optimal_tpr(rates, shift, scale)
+    bound = tpr_bound(rates, epsilon)
+    return [
+        {"fpr": chart_number(rate), "tpr": chart_number(tpr), "bound": chart_number(limit)}
+        for rate, tpr, limit in zip(rates, power, bound, strict=True)
+    ]
 
 
 def neighbour_epsilon(epsilon: float) -> float:
@@ -637,6 +695,7 @@ LAZY: tuple[str, ...] = (
     "clip_tradeoff",
     "densities",
     "log_ratio",
+    "optimal_test",
     "release_histogram",
     "releases",
 )
@@ -882,6 +941,41 @@ READOUTS: tuple[Readout, ...] = (
         },
         ".4g",
         _MPA,
+    ),
+    Readout(
+        "optimal_loss",
+        {
+            "ko": "두 참값의 거리를 척도로 나눈 값 |q(D) − q(D′)|/b",
+            "en": "Distance of the true answers over the scale |q(D) − q(D′)|/b",
+        },
+        ".4g",
+    ),
+    Readout(
+        "optimal_touch_fpr",
+        {
+            "ko": "최적 검정이 직선 TPR = e^(s/b)·FPR을 떠나는 FPR",
+            "en": "FPR where the best test leaves the line TPR = e^(s/b)·FPR",
+        },
+        ".3g",
+    ),
+    Readout(
+        "optimal_mirror_fpr",
+        {
+            "ko": "최적 검정이 대칭 직선에 닿는 FPR",
+            "en": "FPR where the best test joins the mirror",
+        },
+        ".3g",
+    ),
+    Readout("optimal_fpr", {"ko": "비교하는 FPR", "en": "The FPR compared"}, ".0%"),
+    Readout(
+        "optimal_tpr",
+        {"ko": "그 FPR에서 최적 검정의 TPR", "en": "TPR of the best test at that FPR"},
+        ".1%",
+    ),
+    Readout(
+        "optimal_bound_tpr",
+        {"ko": "그 FPR에서 ε 경계의 TPR", "en": "TPR the ε bound allows at that FPR"},
+        ".1%",
     ),
 )
 
@@ -1138,6 +1232,11 @@ def sampled_histogram_chart(lang: str) -> alt.LayerChart:
     return differential_privacy_charts.sampled_histogram_chart(lang, SAMPLED_RELEASES)
 
 
+def optimal_test_chart(lang: str) -> alt.LayerChart:
+    """The best test's ROC between ``D`` and ``D′`` at the current query and ε, under its bound."""
+    return differential_privacy_charts.optimal_test_chart(lang)
+
+
 def clip_tradeoff_chart(lang: str) -> alt.LayerChart:
     """Bias, noise and total error over the clip bound at the current ε, the bound marked."""
     return differential_privacy_charts.clip_tradeoff_chart(
@@ -1146,6 +1245,18 @@ def clip_tradeoff_chart(lang: str) -> alt.LayerChart:
 
 
 CHARTS: tuple[Chart, ...] = (
+    Chart(
+        "optimal_test",
+        optimal_test_chart,
+        {
+            "ko": "공개값 하나로 D와 D′를 가려내는 가장 강력한 검정(가능도비 검정)의 정확한 "
+            "ROC 곡선을 실선으로, ε-차등 개인정보보호가 허용하는 한계를 점선으로 그리고, "
+            "그 위의 어떤 검정도 닿지 못하는 영역을 회색으로 칠한다.",
+            "en": "The exact ROC curve of the most powerful test (the likelihood-ratio test) "
+            "that tells D from D′ from one release, as a solid line, with the limit ε-DP "
+            "allows as a dashed line and the region above it, which no test reaches, in grey.",
+        },
+    ),
     Chart(
         "densities",
         densities_chart,

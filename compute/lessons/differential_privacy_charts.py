@@ -16,10 +16,12 @@ from compute.lessons.style import (
     GREY,
     GUIDE_DASH,
     INK,
+    LIGHT_GREY,
     SKY_BLUE,
     SOLID,
     VALUE_SIZE,
     VERMILLION,
+    fixed_width,
     in_language,
     layered,
     legend_above,
@@ -28,6 +30,9 @@ from compute.lessons.style import (
 
 ERROR_PARTS: tuple[str, str, str] = ("bias", "noise", "rmse")
 """The fields of the clip chart's rows, one line each: the clip's bias, the noise, both."""
+
+OPTIMAL_TEST_SIZE = 280
+"""Side of the square optimal-test plot (pixels), as lesson 02's ROC: narrow enough for a phone."""
 
 _TEXT: dict[str, dict[str, dict[str, str]]] = {
     "release_histogram": {
@@ -40,6 +45,16 @@ _TEXT: dict[str, dict[str, dict[str, str]]] = {
         "bar": {"ko": "표본 밀도", "en": "Sampled density"},
         "from": {"ko": "구간 시작", "en": "Bin from"},
         "to": {"ko": "구간 끝", "en": "Bin to"},
+    },
+    "optimal_test": {
+        "title": {
+            "ko": "D와 D′를 가려내는 최선의 검정과 ε 경계",
+            "en": "The best test of D against D′ and the ε bound",
+        },
+        "x": {"ko": "거짓 양성률 FPR", "en": "False-positive rate (FPR)"},
+        "y": {"ko": "참 양성률 TPR", "en": "True-positive rate (TPR)"},
+        "curve": {"ko": "최적 검정", "en": "best test"},
+        "bound": {"ko": "점선: e^ε 경계", "en": "dashed: e^ε bound"},
     },
     "clip_tradeoff": {
         "title": {
@@ -177,3 +192,41 @@ def clip_tradeoff_chart(lang: str, bounds: tuple[float, float], clip: float) -> 
     ).encode(x=x, text=alt.value(text["sample_max"]))
     layers = layered(max_rule, max_label, lines, rule, points, total)
     return titled(layers.add_params(current_clip), text["title"])
+
+
+def optimal_test_chart(lang: str) -> alt.LayerChart:
+    """The likelihood-ratio test's ROC between the releases on ``D`` and ``D′``, under the
+    ε-DP bound, the region above the bound shaded; both from the rows of ``optimal_test``."""
+    text = in_language(_TEXT["optimal_test"], lang)
+    x = alt.X("fpr:Q", title=text["x"], scale=alt.Scale(domain=[0, 1]))
+    y = alt.Y("tpr:Q", title=text["y"], scale=alt.Scale(domain=[0, 1]))
+    y_bound = alt.Y("bound:Q", title=text["y"], scale=alt.Scale(domain=[0, 1]))
+    rows = alt.Chart(alt.Data(name="optimal_test"))
+    forbidden = (
+        rows.transform_calculate(top="1")
+        .mark_area(color=LIGHT_GREY, opacity=0.5)
+        .encode(x=x, y=y_bound, y2="top:Q")
+    )
+    bound = rows.mark_line(color=INK, strokeDash=DASHED, strokeWidth=1.5).encode(
+        x=x, y=y_bound, order=alt.Order("fpr:Q")
+    )
+    # Named in the bottom-right corner, below the bound and any ROC curve better than chance.
+    bound_label = (
+        rows.transform_filter("datum.fpr === 1")
+        .transform_calculate(fpr="0.97", tpr="0.04")
+        .mark_text(align="right", baseline="bottom", fontSize=ANNOTATION_SIZE, color=INK)
+        .encode(x=x, y=y, text=alt.value(text["bound"]))
+    )
+    curve = rows.mark_line(color=BLUE, strokeWidth=2).encode(
+        x=x,
+        y=y,
+        order=alt.Order("fpr:Q"),
+        tooltip=[
+            alt.Tooltip("fpr:Q", title=text["x"], format=".3f"),
+            alt.Tooltip("tpr:Q", title=text["curve"], format=".3f"),
+        ],
+    )
+    layers = layered(forbidden, bound, bound_label, curve)
+    return fixed_width(
+        titled(layers, text["title"], width=OPTIMAL_TEST_SIZE, height=OPTIMAL_TEST_SIZE)
+    )

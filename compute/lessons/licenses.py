@@ -374,13 +374,14 @@ EXAMPLES: tuple[Example, ...] = (
             "data": "NOASSERTION",
             "model": "Apache-2.0",
             "code": "MIT",
-            "commercial": False,
-            "share": False,
-            "combination": "aggregate",
+            "commercial": True,
+            "share": True,
+            "combination": "adapt",
         },
         {
-            "ko": "출처와 라이선스 표시가 없는 웹 수집 데이터를 수업 과제에 사용",
-            "en": "Use scraped data with no stated licence for a class project",
+            "ko": "출처와 라이선스 표시가 없는 웹 수집 데이터로 상용 모델을 미세조정해 유료로 제공",
+            "en": "Fine-tune a commercial model on scraped web data with no stated licence and "
+            "sell access to it",
         },
     ),
     Example(

@@ -485,7 +485,8 @@ def low_fpr_tpr(snapshot: Snapshot) -> float:
 
 
 def summarize(results: Mapping[str, dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """The TPR at the smallest FPR for every number of epochs (rows) and seed (columns)."""
+    """The TPR at the smallest FPR for every number of epochs (rows) and seed (columns), and
+    every (epochs, seed) model's MSE gap beside its AUC (the generalization scatter)."""
     by_point = {
         (r["readouts"]["epochs"], r["readouts"]["seed"]): r["readouts"]["tpr_at_smallest_fpr"]
         for r in results.values()
@@ -494,7 +495,24 @@ def summarize(results: Mapping[str, dict[str, Any]]) -> dict[str, list[dict[str,
         {"epochs": epochs, **{f"seed_{seed}": by_point[epochs, seed] for seed in SEEDS}}
         for epochs in EPOCHS
     ]
-    return {"low_fpr_grid": rows}
+    gaps = {
+        (r["readouts"]["epochs"], r["readouts"]["seed"]): (
+            r["readouts"]["mse_gap"],
+            r["readouts"]["auc"],
+        )
+        for r in results.values()
+    }
+    generalization = [
+        {
+            "epochs": epochs,
+            "seed": seed,
+            "mse_gap": chart_number(gaps[epochs, seed][0]),
+            "auc": chart_number(gaps[epochs, seed][1]),
+        }
+        for seed in SEEDS
+        for epochs in EPOCHS
+    ]
+    return {"low_fpr_grid": rows, "generalization": generalization}
 
 
 # --- What the page shows ------------------------------------------------------
@@ -1151,6 +1169,17 @@ CHARTS: tuple[Chart, ...] = (
             "en": "The squared losses of members (above) and non-members (below) counted on "
             "log-scale bins that are the same for every setting, with the threshold loss t as "
             "a vertical rule and the side it calls members shaded.",
+        },
+    ),
+    Chart(
+        "generalization",
+        functools.partial(membership_charts.generalization_chart, epochs=DEFAULT_EPOCHS),
+        {
+            "ko": "격자의 모든 (에포크, 시드) 모델마다 MSE의 차이(미포함 − 포함)를 가로축에, "
+            "공격 AUC를 세로축에 점으로 찍고, 지금 고른 모델을 크게 표시한다.",
+            "en": "For every (epochs, seed) model of the grid, the MSE gap (non-members − "
+            "members) across and the attack's AUC up, one point each, with the current model "
+            "drawn larger.",
         },
     ),
     Chart(

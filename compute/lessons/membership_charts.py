@@ -48,6 +48,19 @@ _TEXT: dict[str, dict[str, dict[str, str]]] = {
         "legend": {"ko": "집단", "en": "Group"},
         "rule": {"ko": "t", "en": "t"},
     },
+    "generalization": {
+        "title": {
+            "ko": "일반화 오차가 클수록 손실 공격의 AUC가 높다",
+            "en": "The larger the generalization gap, the higher the loss attack's AUC",
+        },
+        "x": {
+            "ko": "MSE의 차이, 미포함 − 포함 (MPa²)",
+            "en": "MSE gap, non-members − members (MPa²)",
+        },
+        "y": {"ko": "공격 AUC", "en": "Attack AUC"},
+        "epochs": {"ko": "에포크", "en": "Epochs"},
+        "seed": {"ko": "시드", "en": "Seed"},
+    },
     "roc_bound": {
         "title": {
             "ko": "ROC 곡선과 ε-차등 개인정보보호의 두 경계",
@@ -187,3 +200,36 @@ def roc_bound_chart(lang: str) -> alt.LayerChart:
     ).encode(x=x, y=y, text=alt.value(text["point"]))
     layers = layered(*forbidden, *bounds, *bound_labels, curve, point, point_label)
     return fixed_width(titled(layers, text["title"], width=ROC_SIZE, height=ROC_SIZE))
+
+
+def generalization_chart(lang: str, epochs: int) -> alt.LayerChart:
+    """Every (epochs, seed) model's MSE gap against its AUC; the current model drawn larger.
+
+    Declares the Vega-Lite parameters ``epochs`` and ``seed``, kept equal to the current
+    values; ``epochs`` is the value the page opens with (the seed opens at 1).
+    """
+    text = in_language(_TEXT["generalization"], lang)
+    current_epochs = alt.param(name="epochs", value=epochs)
+    current_seed = alt.param(name="seed", value=1)
+    x = alt.X("mse_gap:Q", title=text["x"], scale=alt.Scale(zero=False, nice=True))
+    y = alt.Y("auc:Q", title=text["y"], scale=alt.Scale(zero=False, nice=True))
+    base = alt.Chart(alt.Data(name="generalization"))
+    points = base.mark_point(filled=True, size=50, color=BLUE, opacity=0.7).encode(
+        x=x,
+        y=y,
+        tooltip=[
+            alt.Tooltip("epochs:Q", title=text["epochs"]),
+            alt.Tooltip("seed:Q", title=text["seed"]),
+            alt.Tooltip("mse_gap:Q", title=text["x"], format=".1f"),
+            alt.Tooltip("auc:Q", title=text["y"], format=".3f"),
+        ],
+    )
+    mark = (
+        base.transform_filter(
+            (alt.datum.epochs == current_epochs) & (alt.datum.seed == current_seed)
+        )
+        .mark_point(filled=True, size=160, color=VERMILLION, opacity=1, stroke=INK)
+        .encode(x=x, y=y)
+    )
+    layers = layered(points, mark).add_params(current_epochs, current_seed)
+    return titled(layers, text["title"])

@@ -1,0 +1,48 @@
+"""`explorer audit` stopped by SIGTERM or SIGINT: exit 143/130, no worker left, nothing written."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import psutil  # type: ignore[import-untyped]
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+HOUSING = REPO / "tests" / "data" / "synth-mia-housing"
+EXPLORER = Path(sys.executable).parent / "explorer"
+
+
+@pytest.mark.parametrize(("number", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_signal_stops_the_audit_and_its_workers(tmp_path, number, code):
+    out = tmp_path / "out"
+    command = [
+        str(EXPLORER), "audit", "--members", str(HOUSING / "mem.csv"),
+        "--nonmembers", str(HOUSING / "non_mem.csv"), "--reference", str(HOUSING / "ref.csv"),
+        "--synthetic", str(HOUSING / "synth.csv"), "--out", str(out), "--jobs", "2",
+        "--attacks", "classifier,logan,gen_lra", "--permutations", "100000",
+    ]  # fmt: skip
+    # SIGINT ignored, as a shell does for a background job: the audit must install its own handler
+    audit = subprocess.Popen(
+        command,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    process = psutil.Process(audit.pid)
+    assert audit.stderr is not None
+    audit.stderr.read(len("Auditing"))  # the progress bar: the attacks have started
+    while not process.children(recursive=True):
+        psutil.wait_procs([process], timeout=0.05)
+    workers = process.children(recursive=True)
+    audit.send_signal(number)
+    status = audit.wait(timeout=60)
+    message = audit.stderr.read().decode()
+    assert status == code, message
+    audit.stderr.close()
+    assert f"stopped by {signal.Signals(number).name}: {out} was left as it was" in message
+    _gone, alive = psutil.wait_procs(workers, timeout=30)
+    assert not alive
+    assert not out.exists()
