@@ -182,7 +182,7 @@ def test_switching_language_keeps_the_lesson_and_every_control_setting(
     switch_and_check(page, site, path[second], state, second)
 
     # Settings changed with the controls (not from the URL) travel too, and back again.
-    page.locator("input[type=range][data-param=releases]").focus()
+    page.locator("input[type=range][data-param=releases]").first.focus()
     page.keyboard.press("Home")
     state = {**state, "releases": 0}
     DP.wait_for_point(page, state)

@@ -184,7 +184,7 @@ def test_a_scorm_package_reports_progress_to_the_lms_and_resumes(
     assert page.evaluate("API.cmi.core.lesson_status") == "incomplete"
 
     # A control moves: the settings are stored; the end is not reached, so still incomplete.
-    page.frame_locator("#sco").locator("input[type=range][data-param=threshold]").focus()
+    page.frame_locator("#sco").locator("input[type=range][data-param=threshold]").first.focus()
     page.keyboard.press("End")
     page.wait_for_function("() => API.cmi.suspend_data !== ''", timeout=TIMEOUT_MS)
     saved = page.evaluate("API.cmi.suspend_data")
@@ -227,7 +227,7 @@ def test_without_an_lms_the_scorm_adapter_does_nothing_and_logs_nothing(
     watch = Watch(page, base)
     page.goto(base + entry)
     page.wait_for_selector(READY, state="attached")
-    page.locator("input[type=range][data-param=threshold]").focus()
+    page.locator("input[type=range][data-param=threshold]").first.focus()
     page.keyboard.press("End")
     page.wait_for_function("() => location.hash.includes('threshold=6')")
     page.goto("about:blank")  # leaving calls nothing either
