@@ -287,14 +287,25 @@ def _read_cached(
     another point's result (a swapped file), or a result that fails
     :func:`json_ready` or the part's check (:meth:`Part.check`).
     """
-    constants: list[str] = []  # NaN and Infinity, which Python's JSON reader accepts
+    # Python's JSON reader accepts NaN and Infinity, and reads 1e999 as infinite; what it
+    # reads otherwise is JSON-ready as it is, so json_ready (which names the path) runs only
+    # when one of those was met.
+    non_finite: list[str] = []
 
     def constant(name: str) -> float:
-        constants.append(name)
+        non_finite.append(name)
         return float(name)
 
+    def number(text: str) -> float:
+        value = float(text)
+        if not math.isfinite(value):
+            non_finite.append(text)
+        return value
+
     try:
-        stored = json.loads(path.read_bytes().decode("utf-8"), parse_constant=constant)
+        stored = json.loads(
+            path.read_bytes().decode("utf-8"), parse_constant=constant, parse_float=number
+        )
     except FileNotFoundError:
         return None, None
     except OSError as exc:
@@ -317,7 +328,7 @@ def _read_cached(
         return None, "it is not a result cache entry"
     try:
         for result in found:
-            if constants:  # otherwise what JSON holds is ready as it is; this finds the path
+            if non_finite:
                 json_ready(result, "result")
             part.check(result, module)
     except ValueError as exc:

@@ -40,6 +40,18 @@ CACHES = ("results", "assets-cache", "pages-cache")
 """The folders of ``build/`` that only ever hold checked, content-addressed cache entries."""
 
 
+def _cost_tier(item: pytest.Item) -> int:
+    """0: plain tests; 1: Chromium on small projects; 2: the real course; 3: both."""
+    names = getattr(item, "fixturenames", ())
+    return ("browser" in names) + 2 * ("course_caches" in names)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the quick tests first, so that a breakage most of them catch fails the run in its
+    first minutes (``make mutants`` checks this); within a tier, files keep their order."""
+    items.sort(key=_cost_tier)
+
+
 @pytest.fixture
 def sample_project(tmp_path: Path, sample_assets: Path) -> Path:
     """A fresh copy of tests/sample_project, safe to edit, its asset cache already filled.

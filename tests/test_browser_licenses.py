@@ -56,7 +56,8 @@ def expected_verdict(state: dict[str, int], lang: str) -> dict[str, object]:
 # (parameter, key or "click", the value index it leads to); selects are set by value.
 STEPS: list[tuple[str, str, int]] = [
     ("data", "click", INDEX["data"]["CC-BY-NC-4.0"]),  # NC with commercial use: not allowed
-    ("commercial", "click", 0),  # the same, non-commercial: the data question needs review
+    ("commercial", "click", 0),  # the same, non-commercial: NC weights fit either reading
+    ("data", "click", INDEX["data"]["CC-BY-ND-4.0"]),  # ND data adapted: needs review
     ("data", "click", INDEX["data"]["CC0-1.0"]),
     ("model", "click", INDEX["model"]["CC-BY-SA-4.0"]),
     ("code", "click", INDEX["code"]["GPL-3.0-only"]),  # BY-SA into GPLv3: allowed, GPL only

@@ -94,6 +94,30 @@ def test_subsetting_is_deterministic_and_keeps_exactly_the_characters_used() -> 
     assert fonts.subset_woff2(source, text + "다") != first
 
 
+@pytest.mark.parametrize("face", [fonts.MATH_FACE, fonts.TEXT_FACES[0]])
+def test_a_subset_from_the_font_read_once_equals_one_read_afresh(face: str) -> None:
+    """subset_woff2 keeps each source font decoded between calls; fontTools on a freshly
+    read file is the reference, for a WOFF2 source (math) and a TrueType one (text)."""
+    from fontTools import subset
+
+    source = (FONTS_DIR / face).read_bytes()
+    cmap = sorted(TTFont(io.BytesIO(source)).getBestCmap())
+    for count in (3, 40, 400):
+        text = "".join(chr(code) for code in cmap[:: max(1, len(cmap) // count)])
+        font = TTFont(io.BytesIO(source), recalcTimestamp=False)
+        options = subset.Options()
+        options.flavor = "woff2"
+        options.name_IDs = [0, 1, 2, 3, 4, 5, 6, 13, 14]
+        subsetter = subset.Subsetter(options)
+        subsetter.populate(unicodes={ord(char) for char in text})
+        subsetter.subset(font)
+        out = io.BytesIO()
+        font.flavor = "woff2"
+        font.save(out)
+        assert fonts.subset_woff2(source, text) == out.getvalue(), (face, count)
+        assert fonts.subset_woff2(source, text) == out.getvalue()  # the second call too
+
+
 def test_the_site_ships_its_fonts_subset_to_what_its_pages_show(sample_project: Path) -> None:
     report = build(load_project(sample_project), write=False)
     files = dict(report.files)

@@ -202,14 +202,11 @@ def optimal_test_chart(lang: str) -> alt.LayerChart:
     y = alt.Y("tpr:Q", title=text["y"], scale=alt.Scale(domain=[0, 1]))
     y_bound = alt.Y("bound:Q", title=text["y"], scale=alt.Scale(domain=[0, 1]))
     rows = alt.Chart(alt.Data(name="optimal_test"))
-    forbidden = (
-        rows.transform_calculate(top="1")
-        .mark_area(color=LIGHT_GREY, opacity=0.5)
-        .encode(x=x, y=y_bound, y2="top:Q")
+    forbidden = rows.mark_area(color=LIGHT_GREY, opacity=0.5).encode(
+        x=x, y=y_bound, y2=alt.datum(1)
     )
-    bound = rows.mark_line(color=INK, strokeDash=DASHED, strokeWidth=1.5).encode(
-        x=x, y=y_bound, order=alt.Order("fpr:Q")
-    )
+    # A line mark joins its points in the order of x, so the rows need no order channel.
+    bound = rows.mark_line(color=INK, strokeDash=DASHED, strokeWidth=1.5).encode(x=x, y=y_bound)
     # Named in the bottom-right corner, below the bound and any ROC curve better than chance.
     bound_label = (
         rows.transform_filter("datum.fpr === 1")
@@ -220,7 +217,6 @@ def optimal_test_chart(lang: str) -> alt.LayerChart:
     curve = rows.mark_line(color=BLUE, strokeWidth=2).encode(
         x=x,
         y=y,
-        order=alt.Order("fpr:Q"),
         tooltip=[
             alt.Tooltip("fpr:Q", title=text["x"], format=".3f"),
             alt.Tooltip("tpr:Q", title=text["curve"], format=".3f"),

@@ -1,8 +1,9 @@
 """Apply each mutant of mutants.py, run the suite as ``make test`` does, and restore the file.
 
 Usage: ``python tests/mutants/run.py [NAME ...] -- PYTEST_ARGS`` (``make mutants`` passes the
-arguments ``make test`` uses). Prints, for each mutant, whether the suite failed and how many
-seconds it took to fail; exits 1 when a mutant survived or was caught after the deadline.
+arguments ``make test`` uses). Prints, for each mutant, whether the suite failed, how many
+seconds it took to fail and the first test that failed (the whole output is kept in
+``build/mutants/<name>.log``); exits 1 when a mutant survived or was caught after the deadline.
 
 The working tree is changed in place (the editable install imports the repository itself), one
 file at a time, and put back in a ``finally``, on Ctrl-C too. A mutated file's original bytes
@@ -13,6 +14,7 @@ process is killed: the next run puts them back before it starts.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -37,24 +39,33 @@ def restore_leftovers() -> None:
         print(f"restored {target.relative_to(REPO)} from an interrupted run")
 
 
-def run_suite(pytest_args: list[str]) -> tuple[int | None, float]:
-    """Run pytest -x with ``pytest_args``; its exit code (None past the deadline) and seconds."""
+def run_suite(pytest_args: list[str], log: Path) -> tuple[int | None, float, str]:
+    """Run pytest -x with ``pytest_args``, its output into ``log``.
+
+    Returns its exit code (None past the deadline), its seconds and the first test it
+    reported as failed or in error ("" if none).
+    """
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *pytest_args]
     start = time.monotonic()
-    process = subprocess.Popen(command, cwd=REPO, start_new_session=True, stdout=subprocess.DEVNULL)
-    try:
-        code: int | None = process.wait(timeout=DEADLINE_S)
-    except subprocess.TimeoutExpired:
-        code = None
-    finally:
-        if process.poll() is None:  # past the deadline, or interrupted: stop its whole group
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
-    return code, time.monotonic() - start
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            command, cwd=REPO, start_new_session=True, stdout=out, stderr=subprocess.STDOUT
+        )
+        try:
+            code: int | None = process.wait(timeout=DEADLINE_S)
+        except subprocess.TimeoutExpired:
+            code = None
+        finally:
+            if process.poll() is None:  # past the deadline, or interrupted: stop its whole group
+                os.killpg(process.pid, signal.SIGTERM)
+                try:
+                    process.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    os.killpg(process.pid, signal.SIGKILL)
+                    process.wait()
+    seconds = time.monotonic() - start
+    failed = re.search(r"^(?:FAILED|ERROR) (\S+)", log.read_text("utf-8", "replace"), re.M)
+    return code, seconds, failed.group(1) if failed else ""
 
 
 def apply(mutant: Mutant) -> tuple[Path, bytes]:
@@ -81,6 +92,11 @@ def restore(mutant: Mutant, target: Path, original: bytes) -> None:
     (SAVED / f"{mutant.name}.orig").unlink()
 
 
+def stop(signum: int, frame: object) -> None:
+    """SIGTERM as Ctrl-C: unwind, so that the ``finally`` puts the mutated file back."""
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str]) -> int:
     names, _, pytest_args = (
         (argv[: argv.index("--")], "--", argv[argv.index("--") + 1 :])
@@ -93,23 +109,28 @@ def main(argv: list[str]) -> int:
         print(f"unknown mutant(s): {', '.join(sorted(unknown))}", file=sys.stderr)
         return 2
     restore_leftovers()
+    signal.signal(signal.SIGTERM, stop)  # restore the mutated file on a kill too
     print(f"{len(chosen)} mutant(s); each must make the suite fail within {DEADLINE_S} s")
     missed = []
     for mutant in chosen:
         target, original = apply(mutant)
+        log = SAVED / f"{mutant.name}.log"
         try:
-            code, seconds = run_suite(pytest_args)
+            code, seconds, failed = run_suite(pytest_args, log)
         finally:
             restore(mutant, target, original)
+        # -x under pytest-xdist ends the run as interrupted (exit 2) after the first failure.
         if code is None:
             verdict = f"SURVIVED the first {DEADLINE_S} s"
         elif code == 0:
             verdict = "SURVIVED (the suite passed)"
-        elif code == 1:
+        elif code in (1, 2) and failed:
             verdict = "caught"
         else:
-            verdict = f"ERROR (pytest exit {code})"
+            verdict = f"ERROR (pytest exit {code}, see {log.relative_to(REPO)})"
         print(f"{mutant.name:<20} {verdict:<28} {seconds:6.0f} s  {mutant.what}", flush=True)
+        if failed:
+            print(f"{'':<20} first failure: {failed}", flush=True)
         if verdict != "caught":
             missed.append(mutant.name)
     if missed:
