@@ -79,7 +79,9 @@ def test_selectors_switch_the_verdict_to_what_evaluate_says(
     assert {name for name, _, _ in STEPS} == set(lic.GRID.names), "every control is moved"
     # Three labelled drop-down lists holding every licence; the rest are radio buttons.
     for name in ("data", "model", "code"):
-        assert page.locator(f"select[data-param={name}]").first.locator("option").count() == len(licensing.LICENSES)
+        assert page.locator(f"select[data-param={name}]").first.locator("option").count() == len(
+            licensing.LICENSES
+        )
         label = page.locator(f"label[for=control-{name}]").inner_text()
         assert label == lic.GRID.param(name).label[lang]
     state = LICENSES.default_state()
