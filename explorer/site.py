@@ -110,6 +110,7 @@ def render_lesson(
     previous: Mapping[str, str] | None,
     next_: Mapping[str, str] | None,
     lazy_tables: bool = False,
+    pin_controls: bool = True,
     template: str = "lesson.html",
     extra: Mapping[str, Any] | None = None,
 ) -> str:
@@ -148,6 +149,7 @@ def render_lesson(
         body=body,
         interactive=module is not None,
         lazy_tables=lazy_tables,
+        pin_controls=pin_controls,
         tables_script=lazy_tables or any(d.kind == "changes" for d in parsed.directives),
         has_charts=bool(specs),
         previous=previous,
@@ -212,6 +214,7 @@ def _lesson_files(
             previous=plan.pager(position - 1, lang),
             next_=plan.pager(position + 1, lang),
             lazy_tables=bool(later),
+            pin_controls=lesson.pin_controls,
         )
         files[site_path(lang, f"{lesson.slug}.html")] = render_page()
         embed_extra = embed.embed_variables(context, lesson.slug)

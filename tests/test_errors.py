@@ -232,7 +232,7 @@ CASES = [
     pytest.param(
         replace(DICE_EN, "order: 1\n", "order: 1\nauthor: Sam\n"),
         "content/en/01-dice.md:5: unknown front matter key 'author'; "
-        "allowed: title, summary, order, compute, timeout",
+        "allowed: title, summary, order, compute, timeout, pin_controls",
         id="unknown-front-matter-key",
     ),
     pytest.param(
@@ -465,6 +465,16 @@ CASES = [
         "content/ko/01-dice.md:5: 'timeout' differs between languages (30, None); "
         "give every language the same value",
         id="timeout-differs-between-languages",
+    ),
+    pytest.param(
+        edits(
+            replace(DICE_KO, "order: 1\n", "order: 1\npin_controls: no way\n"),
+            replace(DICE_EN, "order: 1\n", "order: 1\npin_controls: no way\n"),
+        ),
+        "2 problems found:\n"
+        "  content/ko/01-dice.md:5: 'pin_controls' must be true or false, got 'no way'\n"
+        "  content/en/01-dice.md:5: 'pin_controls' must be true or false, got 'no way'",
+        id="pin-controls-not-a-boolean",
     ),
     pytest.param(
         own_templates(delete("site_templates/404.html")),

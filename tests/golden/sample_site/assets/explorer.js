@@ -786,7 +786,8 @@
     });
   };
 
-  function scopeControls(article) {
+  function scopeControls(article, data) {
+    var pins = article.dataset.pin !== "off";
     article.querySelectorAll("form.controls").forEach(function (form) {
       var scope = document.createElement("div");
       scope.className = "control-scope";
@@ -797,14 +798,60 @@
         scope.appendChild(node);
         node = next;
       }
+      var moved = movedBy(data, form);
+      var last = form;
+      Array.prototype.forEach.call(scope.children, function (child) {
+        var inner = child.querySelectorAll("[data-chart], [data-table]");
+        if (moved(child) || Array.prototype.some.call(inner, moved)) last = child;
+      });
+      while (scope.lastChild !== last) {
+        scope.parentNode.insertBefore(scope.lastChild, scope.nextSibling);
+      }
       var measure = function () {
         scope.style.setProperty("--controls-height", form.offsetHeight + "px");
-        scope.classList.toggle("is-pinned", form.offsetHeight * 4 <= window.innerHeight);
+        scope.classList.toggle("is-pinned", pins && form.offsetHeight * 4 <= window.innerHeight);
       };
       measure();
       if (window.ResizeObserver) new window.ResizeObserver(measure).observe(form);
       window.addEventListener("resize", measure);
     });
+  }
+
+  function movedBy(data, form) {
+    var names = Array.prototype.map.call(form.querySelectorAll("[data-param]"), function (i) {
+      return i.dataset.param;
+    });
+    var keys = Object.keys(data.points);
+    if (!data.moves) {
+      data.moves = {}; // parameter -> the datasets and tables that change with it
+      data.params.forEach(function (p, i) {
+        var changes = data.moves[p.name] = {};
+        keys.forEach(function (key) {
+          var at = key.split("-");
+          at[i] = String(Number(at[i]) + 1);
+          var a = data.points[key];
+          var b = data.points[at.join("-")];
+          if (b) ["d", "t"].forEach(function (kind) {
+            Object.keys(a[kind] || {}).forEach(function (name) {
+              if (a[kind][name] !== b[kind][name]) changes[name] = true;
+            });
+          });
+        });
+      });
+    }
+    var changes = function (name) {
+      return names.some(function (p) { return data.moves[p][name]; });
+    };
+    return function (el) {
+      var chart = data.charts[el.dataset.chart];
+      if (chart) {
+        return chart.signals.some(function (s) { return names.indexOf(s) >= 0; }) ||
+          chart.datasets.some(changes);
+      }
+      var table = el.dataset.table;
+      if (!table || !("live" in el.dataset)) return false;
+      return changes(table) || !(table in (data.points[keys[0]].t || {}));
+    };
   }
 
   Lesson.prototype.followTables = function () { return Promise.resolve(); };
@@ -833,7 +880,7 @@
     if (data.groups) expandCompact(data);
     var lesson = new Lesson(article, data);
     article.classList.add("is-interactive");
-    scopeControls(article);
+    scopeControls(article, data);
     lesson.markLiveReadouts();
     lesson.watchCharts();
     lesson.bindControls();
