@@ -31,8 +31,8 @@ FRONT_MATTER_KEYS = {
     "order": "the lesson's position on the index page (a whole number)",
     "compute": "the compute module in compute/ (dotted, without .py), if the lesson is interactive",
     "timeout": "the longest one grid point may compute, in seconds (default 600)",
-    "pin_controls": "false keeps every group of controls in the flow of the text on a wide "
-    "screen too (default true: pinned at the top of the window by the figures it moves)",
+    "pin_controls": "whether a group of controls may stay pinned at the top of a wide window "
+    "by the figures it moves (true or false, default true)",
 }
 POINT_TIMEOUT = 600.0
 """Seconds a grid point may compute when the front matter sets no ``timeout``."""

@@ -119,6 +119,8 @@ def render_lesson(
     ``lazy_tables`` says that some of its live tables load their cells later, so the
     page carries the note shown when a table chunk cannot load. Such a page, and one
     with a ``changes`` view, loads the part of the runtime that does both (tables.js).
+    ``pin_controls`` false (the lesson's front matter) marks the article ``data-pin="off"``:
+    the runtime then pins no group of controls on a wide screen.
     """
 
     placed_controls: dict[str, int] = {}  # one count per page: see PageInputs
