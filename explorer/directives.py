@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -60,8 +60,8 @@ class Directive:
     """An interactive element the author placed in the Markdown."""
 
     kind: str
-    """A name in :data:`KINDS`: ``controls``, ``chart``, ``table``, ``changes``, ``readout``
-    or ``quiz``."""
+    """A name in :data:`KINDS`: ``controls``, ``chart``, ``table``, ``changes``, ``readout``,
+    ``showme`` or ``quiz``."""
     names: tuple[str, ...]
     """What it refers to: parameter, chart, table or readout names (none for a quiz)."""
     line: int
@@ -72,6 +72,8 @@ class Directive:
     """A readout's Korean particle as the author wrote it (``가``); the build picks its form."""
     marks: str = ""
     """Closing marks (``」``) between a readout and its particle."""
+    settings: tuple[tuple[str, str], ...] = ()
+    """A "Show me" step's settings: (parameter, value as the URL hash writes it)."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,10 @@ class PageInputs:
     """The whole-grid datasets from ``summarize()``."""
     svg_href: Mapping[str, str]
     """Each chart's SVG fallback, relative to the page."""
+    placed_controls: dict[str, int] = field(default_factory=dict)
+    """How many instances of each control (and of each group, under ``group:LABEL``) the
+    page has rendered so far, shared by its directives: later instances get ids and
+    landmark names of their own."""
 
     @property
     def components(self) -> Any:
@@ -126,6 +132,8 @@ class DirectiveKind:
     """Each name may be placed once per page."""
     unplaced: Callable[[str], str] | None = None
     """The warning for a name the module defines but the page does not place, if any."""
+    check: Callable[[Directive, LessonModule], list[str]] | None = None
+    """More problems with a directive, beyond its names (a step's settings), if any."""
 
 
 KINDS: dict[str, DirectiveKind] = {}
@@ -213,6 +221,39 @@ def _parse_readout(arguments: tuple[str, ...], line: int, where: str) -> Directi
     )
 
 
+SHOWME_FORM = "{{< showme CHART NAME=VALUE ... >}}, e.g. {{< showme densities epsilon=1 >}}"
+
+
+def _parse_showme(arguments: tuple[str, ...], line: int, where: str) -> Directive:
+    """``{{< showme CHART NAME=VALUE ... >}}``: a step that sets controls and shows a chart
+    (or a table)."""
+    if len(arguments) < 2 or "=" in arguments[0]:
+        raise ContentError(f"{where}: 'showme' names its chart, then what it sets: {SHOWME_FORM}")
+    settings: list[tuple[str, str]] = []
+    for argument in arguments[1:]:
+        name, equals, value = argument.partition("=")
+        if not (name and equals and value):
+            raise ContentError(f"{where}: showme: '{argument}' is not NAME=VALUE; {SHOWME_FORM}")
+        settings.append((name, value))
+    return Directive("showme", (arguments[0],), line, settings=tuple(settings))
+
+
+def _check_showme(directive: Directive, module: LessonModule) -> list[str]:
+    """Each setting names a parameter of the module and one of its values."""
+    problems = []
+    for name, value in directive.settings:
+        if name not in module.grid.names:
+            known = ", ".join(module.grid.names)
+            problems.append(f"showme: unknown parameter '{name}'; {module.name} defines: {known}")
+            continue
+        texts = module.grid.param(name).value_texts
+        if value not in texts:
+            problems.append(
+                f"showme: '{name}' has no value '{value}'; use one of: {', '.join(texts)}"
+            )
+    return problems
+
+
 # Validation
 
 
@@ -243,6 +284,8 @@ def check_directives(
         found = KINDS[directive.kind]
         defined = found.defined(module)
         names = directive.names or (defined if found.all_when_unnamed else ())
+        if found.check is not None:
+            problems.extend(f"{where}: {problem}" for problem in found.check(directive, module))
         for name in names:
             if name not in defined:
                 known = ", ".join(defined) or "none"
@@ -281,9 +324,13 @@ def _render_controls(directive: Directive, page: PageInputs) -> str:
     params = []
     for name in names:
         p = module.grid.param(name)
+        # Every instance is bound to the one lesson state by data-param; ids stay unique.
+        instance = page.placed_controls.get(name, 0) + 1
+        page.placed_controls[name] = instance
         params.append(
             {
                 "name": p.name,
+                "id": f"control-{p.name}" if instance == 1 else f"control-{p.name}-{instance}",
                 "label": p.label[lang],
                 "widget": p.resolved_widget,
                 "options": [p.display(i, lang) for i in range(len(p.values))],
@@ -293,6 +340,11 @@ def _render_controls(directive: Directive, page: PageInputs) -> str:
     # Named after its parameters: a page with two groups has two distinct landmarks.
     labels = ", ".join(module.grid.param(name).label[lang] for name in names)
     label = f"{page.context.strings['controls_label']}: {labels}"
+    # The same group placed again is numbered, so that each landmark stays distinct.
+    repeat = page.placed_controls.get(f"group:{label}", 0) + 1
+    page.placed_controls[f"group:{label}"] = repeat
+    if repeat > 1:
+        label = f"{label} ({repeat})"
     return str(page.components.controls(params, label))
 
 
@@ -363,6 +415,25 @@ def _render_readout(directive: Directive, page: PageInputs) -> str:
     )
 
 
+def _render_showme(directive: Directive, page: PageInputs) -> str:
+    grid, lang, strings = page.module.grid, page.context.lang, page.context.strings
+    indices: dict[str, int] = {}
+    shown = []
+    for name, value in directive.settings:
+        param = grid.param(name)
+        indices[name] = param.value_texts.index(value)
+        shown.append(f"{param.label[lang]}: {param.display(indices[name], lang)}")
+    return str(
+        page.components.showme(
+            f"{'chart' if directive.names[0] in page.module.charts else 'table'}-"
+            f"{directive.names[0]}",
+            json.dumps(indices, ensure_ascii=False, sort_keys=True),
+            f"{strings['showme_label']}: {', '.join(shown)}",
+            strings["showme_said"].replace("{settings}", "; ".join(shown)),
+        )
+    )
+
+
 def _render_quiz(directive: Directive, page: PageInputs) -> str:
     assert directive.quiz is not None  # markup gives every quiz directive its quiz
     return str(page.components.quiz(directive.quiz, page.context.strings))
@@ -377,7 +448,6 @@ register(
         defined=lambda module: module.grid.names,
         noun="control",
         all_when_unnamed=True,
-        once_per_page=True,
         unplaced=lambda name: (
             f"no control for '{name}': learners cannot change it; "
             f"add '{{{{< controls {name} >}}}}' (or '{{{{< controls >}}}}' for all)"
@@ -429,6 +499,17 @@ register(
         _render_readout,
         parse=_parse_readout,
         defined=lambda module: tuple(module.readouts),
+    )
+)
+register(
+    DirectiveKind(
+        "showme",
+        "block",
+        _render_showme,
+        parse=_parse_showme,
+        defined=lambda module: (*module.charts, *module.tables),
+        noun="chart or table",
+        check=_check_showme,
     )
 )
 register(DirectiveKind("quiz", "quiz", _render_quiz))

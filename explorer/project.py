@@ -31,6 +31,8 @@ FRONT_MATTER_KEYS = {
     "order": "the lesson's position on the index page (a whole number)",
     "compute": "the compute module in compute/ (dotted, without .py), if the lesson is interactive",
     "timeout": "the longest one grid point may compute, in seconds (default 600)",
+    "pin_controls": "whether a group of controls may stay pinned at the top of a wide window "
+    "by the figures it moves (true or false, default true)",
 }
 POINT_TIMEOUT = 600.0
 """Seconds a grid point may compute when the front matter sets no ``timeout``."""
@@ -114,6 +116,9 @@ class Lesson:
     """The lesson in each language."""
     timeout: float = POINT_TIMEOUT
     """Seconds one grid point may compute before the build stops with an error."""
+    pin_controls: bool = True
+    """Whether a group of controls may stay pinned at the top of a wide window while the
+    figures it moves are in view (front matter ``pin_controls: false`` says no)."""
 
 
 def _text_field(data: dict[str, Any], key: str, where: str) -> Text:
@@ -224,6 +229,11 @@ def _lesson_page(source: SourceText, lang: str, root: Path, problems: list[str])
             f"{where('compute')}: 'compute' must be a module name such as "
             f"differential_privacy or lessons.differential_privacy, got {meta['compute']!r}"
         )
+    if "pin_controls" in meta and not isinstance(meta["pin_controls"], bool):
+        problems.append(
+            f"{where('pin_controls')}: 'pin_controls' must be true or false, "
+            f"got {meta['pin_controls']!r}"
+        )
     timeout = meta.get("timeout", POINT_TIMEOUT)
     if not _is_timeout(timeout):
         problems.append(
@@ -278,7 +288,7 @@ def discover_lessons(project: Project) -> list[Lesson]:
         if len(pages) != len(LANGUAGES):
             continue
         metas = [pages[lang].source.meta for lang in LANGUAGES]
-        for key in ("order", "compute", "timeout"):
+        for key in ("order", "compute", "timeout", "pin_controls"):
             values = {repr(m.get(key)) for m in metas}
             if len(values) > 1:
                 first = pages[LANGUAGES[0]].source
@@ -296,6 +306,7 @@ def discover_lessons(project: Project) -> list[Lesson]:
                 compute=meta.get("compute"),
                 pages=pages,
                 timeout=float(timeout) if _is_timeout(timeout) else POINT_TIMEOUT,
+                pin_controls=meta.get("pin_controls", True) is not False,
             )
         )
     if not by_slug and not problems:

@@ -57,6 +57,17 @@ class SiteParts:
     """The asset cache (chart SVGs, font subsets, the Vega bundle)."""
 
 
+def without_line_comments(script: bytes) -> bytes:
+    """A runtime script as pages load it: lines that hold only a ``//`` comment are left out.
+
+    The source keeps them for its readers; the first-load budget pays for code alone. (The
+    runtime has no multi-line strings, so such a line is never inside one.)
+    """
+    lines = script.decode("utf-8").split("\n")
+    kept = [line for line in lines if not line.lstrip().startswith("//")]
+    return "\n".join(kept).encode("utf-8")
+
+
 def site_path(lang: str, name: str) -> str:
     """Where page ``name`` in ``lang`` lives: the first language at the root, others in a folder."""
     return name if lang == LANGUAGES[0] else f"{lang}/{name}"
@@ -99,6 +110,7 @@ def render_lesson(
     previous: Mapping[str, str] | None,
     next_: Mapping[str, str] | None,
     lazy_tables: bool = False,
+    pin_controls: bool = True,
     template: str = "lesson.html",
     extra: Mapping[str, Any] | None = None,
 ) -> str:
@@ -107,11 +119,16 @@ def render_lesson(
     ``lazy_tables`` says that some of its live tables load their cells later, so the
     page carries the note shown when a table chunk cannot load. Such a page, and one
     with a ``changes`` view, loads the part of the runtime that does both (tables.js).
+    ``pin_controls`` false (the lesson's front matter) marks the article ``data-pin="off"``:
+    the runtime then pins no group of controls on a wide screen.
     """
+
+    placed_controls: dict[str, int] = {}  # one count per page: see PageInputs
 
     def render(directive: Directive) -> str:
         assert module is not None  # lessons without a module have no directives (validated)
         inputs = PageInputs(
+            placed_controls=placed_controls,
             env=env,
             context=context,
             module=module,
@@ -134,6 +151,7 @@ def render_lesson(
         body=body,
         interactive=module is not None,
         lazy_tables=lazy_tables,
+        pin_controls=pin_controls,
         tables_script=lazy_tables or any(d.kind == "changes" for d in parsed.directives),
         has_charts=bool(specs),
         previous=previous,
@@ -198,6 +216,7 @@ def _lesson_files(
             previous=plan.pager(position - 1, lang),
             next_=plan.pager(position + 1, lang),
             lazy_tables=bool(later),
+            pin_controls=lesson.pin_controls,
         )
         files[site_path(lang, f"{lesson.slug}.html")] = render_page()
         embed_extra = embed.embed_variables(context, lesson.slug)
@@ -259,7 +278,9 @@ def render(plan: Plan, computed: tuple[LessonResults, ...], templates: SiteTempl
         files[publish.SITEMAP] = publish.sitemap_xml(project.base_url, pages)
     files["assets/vega.js"] = chart_tools.vega_bundle(asset_cache)
     for name, content in templates.static.items():
-        files[f"assets/{name}"] = content
+        files[f"assets/{name}"] = (
+            without_line_comments(content) if name.endswith(".js") else content
+        )
     style_css = templates.static["style.css"].decode("utf-8")
     # Embed pages share one stylesheet with the site's characters inside; every other page
     # loads the faces cut down to its own characters (see page_fonts).

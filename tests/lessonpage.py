@@ -376,21 +376,33 @@ class LessonPage:
             assert dict(pair.partition("=")[::2] for pair in pairs) == texts, shown["hash"]
         return shown
 
-    def move(self, page: Page, name: str, key: str, index: int) -> None:
-        """Move control ``name`` by keyboard ``key`` (or ``"click"`` the value ``index``).
+    def instances(self, page: Page, name: str) -> int:
+        """How many instances of control ``name`` the page places (one per figure it sits by)."""
+        count: int = page.evaluate(
+            """name => new Set(Array.from(document.querySelectorAll(`[data-param='${name}']`))
+              .map(input => input.closest(".control"))).size""",
+            name,
+        )
+        return count
+
+    def move(self, page: Page, name: str, key: str, index: int, instance: int = 0) -> None:
+        """Move control ``name`` by keyboard ``key`` (or ``"click"`` the value ``index``),
+        through its instance number ``instance`` (0: the first on the page).
 
         A drop-down list is always set to ``index`` with ``select_option``, whatever ``key``.
         """
         widget = self.grid.param(name).resolved_widget
         if widget == "slider":
-            page.locator(f"input[type=range][data-param={name}]").focus()
+            page.locator(f"input[type=range][data-param={name}]").nth(instance).focus()
             page.keyboard.press(key)
         elif widget == "select":
-            page.locator(f"select[data-param={name}]").select_option(str(index))
+            page.locator(f"select[data-param={name}]").nth(instance).select_option(str(index))
         elif key == "click":
-            page.locator(f"input[type=radio][data-param={name}][value='{index}']").click()
+            page.locator(f"input[type=radio][data-param={name}][value='{index}']").nth(
+                instance
+            ).click()
         else:
-            page.locator(f"input[type=radio][data-param={name}]:checked").focus()
+            page.locator(f"input[type=radio][data-param={name}]:checked").nth(instance).focus()
             page.keyboard.press(key)
 
     def drive(
@@ -404,9 +416,12 @@ class LessonPage:
     ) -> dict[str, Any]:
         """Apply ``steps`` (parameter, key or "click", resulting index) and check every point.
 
-        After each step the page must show the new point, name it in the hash, and
-        redraw exactly the charts whose rows or signals changed (and, unless
-        ``every_step_redraws`` is false, at least one chart). Returns the last view.
+        After each step the page must show the new point on every instance of every
+        control, name it in the hash, and redraw exactly the charts whose rows or signals
+        changed (and, unless ``every_step_redraws`` is false, at least one chart). The
+        steps of a control placed beside several figures go through its instances in turn,
+        so a change made at a later figure is seen to move the first instance too.
+        Returns the last view.
         """
         params = page.evaluate("slug => window.EXPLORER_DATA[slug].params", self.slug)
         assert [(p["name"], p["values"], p["texts"], p["default"]) for p in params] == [
@@ -414,8 +429,12 @@ class LessonPage:
         ]
         state = self.default_state()
         before = self.assert_shows(page, state, lang)
+        taken: dict[str, int] = {}
         for name, key, index in steps:
-            self.move(page, name, key, index)
+            count = self.instances(page, name)
+            assert count >= 1, f"control {name} is not on the page"
+            self.move(page, name, key, index, taken.get(name, 0) % count)
+            taken[name] = taken.get(name, 0) + 1
             state = {**state, name: index}
             self.wait_for_point(page, state)
             after = self.assert_shows(page, state, lang)

@@ -68,10 +68,10 @@ def test_hash_opens_and_follows_a_shared_state(context: BrowserContext, site: Si
     assert DP.point_of(state) == {"query": "mean", "epsilon": 0.2, "releases": 12, "clip": 60.0}
     DP.wait_for_point(page, state)
     DP.assert_shows(page, state, lang)
-    assert page.locator("input[data-param=query][value='1']").is_checked()
-    assert page.locator("output[data-output=epsilon]").inner_text() == "0.2"
-    assert page.locator("output[data-output=releases]").inner_text() == "12"
-    assert page.locator("output[data-output=clip]").inner_text() == "60 MPa"
+    assert page.locator("input[data-param=query][value='1']").first.is_checked()
+    assert page.locator("output[data-output=epsilon]").first.inner_text() == "0.2"
+    assert page.locator("output[data-output=releases]").first.inner_text() == "12"
+    assert page.locator("output[data-output=clip]").first.inner_text() == "60 MPa"
 
     # Editing the hash by hand (or following a shared link on the same page) moves everything.
     page.evaluate("location.hash = 'query=count&epsilon=5&releases=1&clip=150'")

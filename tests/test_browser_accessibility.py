@@ -149,7 +149,7 @@ def test_one_polite_region_says_what_a_control_changed(
     shown = page.evaluate(POINTS, [DP, [before, after]])
 
     label = page.locator("label[for=control-epsilon]").inner_text()
-    value = page.locator("output[data-output=epsilon]").inner_text()
+    value = page.locator("output[data-output=epsilon]").first.inner_text()
     placed_readouts = {entry[0] for entry in data["live"]}
     numbers = sum(
         shown[before]["readouts"][name] != shown[after]["readouts"][name]

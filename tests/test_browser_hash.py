@@ -202,21 +202,26 @@ APPLY_HASHES = """async ({ hashes, redrawEvery }) => {
   }
   return shown;
 
+  // Every instance of a control (a parameter may sit beside several figures): one value each.
   function read(drawn) {
     const state = {};
     const problems = [];
-    for (const input of article.querySelectorAll("[data-param]")) {
-      const name = input.dataset.param;
-      if (input.disabled) problems.push(`${name} is disabled`);
-      if (input.type === "radio") {
-        state[name] = state[name] ?? [];
-        if (input.checked) state[name].push(Number(input.value));
+    for (const control of article.querySelectorAll(".control")) {
+      const inputs = Array.from(control.querySelectorAll("[data-param]"));
+      const name = inputs[0].dataset.param;
+      state[name] = state[name] ?? [];
+      if (inputs.some(input => input.disabled)) problems.push(`${name} is disabled`);
+      if (inputs[0].type === "radio") {
+        const checked = inputs.filter(input => input.checked).map(input => Number(input.value));
+        if (checked.length !== 1) problems.push(`${name} has ${checked.length} checked`);
+        state[name].push(...checked);
       } else {
+        const input = inputs[0];
         const index = Number(input.value);
         const count = input.tagName === "SELECT" ? input.options.length : Number(input.max) + 1;
         if (!(Number.isInteger(index) && index >= 0 && index < count))
           problems.push(`${name} shows ${input.value}`);
-        state[name] = [index];
+        state[name].push(index);
       }
     }
     const point = drawn ? article.dataset.point : lesson.key();
@@ -237,7 +242,10 @@ def check_shown(
     key = "-".join(str(state[p["name"]]) for p in params)
     assert not shown["problems"], f"{what}: {shown['problems']}"
     assert shown["point"] == key, f"{what}: shows {shown['point']}, not {key}"
-    assert shown["controls"] == {name: [index] for name, index in state.items()}, what
+    # Each instance of each control shows the one state.
+    assert {name: set(values) for name, values in shown["controls"].items()} == {
+        name: {index} for name, index in state.items()
+    }, what
     return state
 
 
@@ -307,12 +315,12 @@ def test_a_valid_hash_still_round_trips_on_every_lesson(
     moved = (state[name] + 1) % len(first["texts"])
     kind = page.evaluate(f"document.querySelector(\"[data-param='{name}']\").type")
     if kind == "select-one":
-        page.locator(f"select[data-param='{name}']").select_option(str(moved))
+        page.locator(f"select[data-param='{name}']").first.select_option(str(moved))
     elif kind == "range":
-        page.locator(f"input[data-param='{name}']").focus()
+        page.locator(f"input[data-param='{name}']").first.focus()
         page.keyboard.press("ArrowRight" if moved else "Home")
     else:
-        page.locator(f"input[data-param='{name}'][value='{moved}']").check()
+        page.locator(f"input[data-param='{name}'][value='{moved}']").first.check()
     state[name] = moved
     key = "-".join(str(state[p["name"]]) for p in params)
     page.wait_for_function(

@@ -84,7 +84,9 @@ def test_selectors_switch_the_verdict_to_what_evaluate_says(
     assert {name for name, _, _ in STEPS} == set(lic.GRID.names), "every control is moved"
     # Three labelled drop-down lists holding every licence; the rest are radio buttons.
     for name in ("data", "model", "code"):
-        assert page.locator(f"select[data-param={name}] option").count() == len(licensing.LICENSES)
+        assert page.locator(f"select[data-param={name}]").first.locator("option").count() == len(
+            licensing.LICENSES
+        )
         label = page.locator(f"label[for=control-{name}]").inner_text()
         assert label == lic.GRID.param(name).label[lang]
     state = LICENSES.default_state()
@@ -113,7 +115,7 @@ def test_a_licence_list_works_by_keyboard(context: BrowserContext, site: Site):
     lang = LANGUAGES[0]
     page, watch = LICENSES.open(context, site, lang)
     state = LICENSES.default_state()
-    page.locator("select[data-param=model]").focus()
+    page.locator("select[data-param=model]").first.focus()
     page.keyboard.press("ArrowDown")
     state = {**state, "model": state["model"] + 1}
     LICENSES.wait_for_point(page, state)

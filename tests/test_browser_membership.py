@@ -108,8 +108,8 @@ def test_a_shared_hash_opens_that_point(context: BrowserContext, site: Site):
     MI.wait_for_point(page, state)
     MI.assert_shows(page, state, lang)
     assert_highlight_follows(page, state, lang)
-    assert page.locator("output[data-output=epochs]").inner_text() == "2000"
-    assert page.locator("input[data-param=seed][value='1']").is_checked()
+    assert page.locator("output[data-output=epochs]").first.inner_text() == "2000"
+    assert page.locator("input[data-param=seed][value='1']").first.is_checked()
     watch.assert_clean("hash")
 
 

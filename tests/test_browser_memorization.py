@@ -94,9 +94,9 @@ def test_shared_hash_opens_each_point_and_the_ring_follows(
         shown = LESSON.assert_shows(page, state, lang)
         assert_ring_on_current_point(page, {"n": n, "repeats": repeats})
         readouts = dict(shown["readouts"])
-        slider = page.locator("output[data-output=n]").inner_text()
+        slider = page.locator("output[data-output=n]").first.inner_text()
         assert slider == str(n)
-        checked = page.locator("input[data-param=repeats]:checked").get_attribute("value")
+        checked = page.locator("input[data-param=repeats]:checked").first.get_attribute("value")
         assert checked == str(state["repeats"])
         # The contrasts the hands-on section talks about, as the learner reads them.
         continuation = readouts["continuation"]

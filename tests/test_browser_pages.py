@@ -154,7 +154,11 @@ def check_sticky_controls(page: Page, path: str) -> None:
     assert scopes, f"{path}: no controls"
     for scope in scopes:
         for target in scope:
-            assert target["position"] == "sticky", target
+            # Pinned only when the bar takes at most a quarter of the window (issue 22).
+            quarter = (target["barBottom"] - target["barTop"]) * 4 <= WIDE["height"]
+            assert (target["position"] == "sticky") == quarter, f"{path}: {target}"
+            if not quarter:
+                continue
             # The whole bar is in the window (stuck at its top once scrolled past), and the
             # chart or table it drives right below it, not under it.
             assert target["barTop"] >= 0 and target["barBottom"] <= WIDE["height"], (
@@ -259,6 +263,50 @@ def test_every_page_on_a_wide_screen(browser: Browser, site: Site, path: str):
         page.context.close()
 
 
+CONTROL_CHART_PAIRS = """() => {
+  const data = window.EXPLORER_DATA[document.querySelector("[data-lesson]").dataset.lesson];
+  const base = data.params.map(p => p.default);
+  const start = data.points[base.join("-")].d;
+  const pairs = [];
+  const page = el => {
+    const r = el.getBoundingClientRect();
+    return [r.top + scrollY, r.bottom + scrollY];
+  };
+  data.params.forEach((p, i) => Object.keys(data.charts).forEach(name => {
+    const chart = data.charts[name];
+    const figure = document.querySelector(`figure[data-chart='${name}']`);
+    if (!figure) return;
+    // The chart changes when this control moves (from the default setting).
+    const moves = chart.signals.includes(p.name) || p.values.some((_, v) => {
+      const at = base.slice(); at[i] = v;
+      const point = data.points[at.join("-")];
+      return point && chart.datasets.some(d => point.d[d] !== start[d]);
+    });
+    if (!moves) return;
+    const [top] = page(figure);
+    const instances = Array.from(document.querySelectorAll(`[data-param='${p.name}']`))
+      .map(input => page(input.closest(".control")));
+    // Some instance and the chart's first 48 px are on one screen.
+    const fits = instances.some(([cTop, cBottom]) =>
+      Math.max(cBottom, top + 48) - Math.min(cTop, top) <= innerHeight);
+    pairs.push({ param: p.name, chart: name, fits });
+  }));
+  return pairs;
+}"""
+"""Every (control, chart it moves) pair of a lesson page, and whether they share a screen."""
+
+
+def check_controls_beside_charts(page: Page, path: str) -> None:
+    """Issue 22: on a phone, some instance of each control shares a screen with each chart
+    that it moves, so no change needs a scroll down and back up."""
+    pairs = page.evaluate(CONTROL_CHART_PAIRS)
+    assert pairs, f"{path}: no control moves a chart"
+    apart = [f"{pair['param']} / {pair['chart']}" for pair in pairs if not pair["fits"]]
+    assert not apart, (
+        f"{path}: {len(apart)} of {len(pairs)} control–chart pairs are a scroll apart: {apart}"
+    )
+
+
 @pytest.mark.browser
 @pytest.mark.parametrize("path", PAGES)
 def test_every_page_on_a_phone(browser: Browser, course_site: tuple[Path, BuildReport], path: str):
@@ -279,6 +327,8 @@ def test_every_page_on_a_phone(browser: Browser, course_site: tuple[Path, BuildR
                   .map(f => getComputedStyle(f).position)"""
             )
             assert positions and set(positions) == {"static"}, path
+        if path in LESSONS or path in EMBEDS:
+            check_controls_beside_charts(page, path)
         watch.assert_clean(f"{path} on a phone")
     finally:
         page.context.close()

@@ -114,8 +114,8 @@ def test_a_shared_hash_opens_that_point(context: BrowserContext, site: Site):
     shown = AUDIT.assert_shows(page, state, lang)
     assert shown["views"]["sweep"]["signals"] == {"rho": 0.0}
     assert shown["views"]["advantage"]["signals"] == {"rho": 0.0, "bandwidth": 0.25}
-    assert page.locator("output[data-output=epsilon]").inner_text() == "0.2"
-    assert page.locator("input[data-param=k][value='2']").is_checked()
+    assert page.locator("output[data-output=epsilon]").first.inner_text() == "0.2"
+    assert page.locator("input[data-param=k][value='2']").first.is_checked()
     assert_highlights_follow(page, state, lang)
     watch.assert_clean("hash")
 

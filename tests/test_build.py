@@ -1003,3 +1003,28 @@ def test_grouped_points_are_computed_and_cached_together(sample_project: Path) -
         assert len(batch["entries"]) == 5
         assert len({entry["point"]["prior"] for entry in batch["entries"]}) == 1
     assert sample_build(sample_project).runs[0].cached == 10
+
+
+def test_a_control_placed_twice_gets_two_instances_bound_to_one_parameter(
+    sample_project: Path,
+) -> None:
+    """Beside each figure it moves: the second instance has its own id and landmark name."""
+    for lang in ("ko", "en"):
+        lesson = sample_project / "content" / lang / "02-letters.md"
+        (sample_project / "compute" / "letters.py").write_text(LETTERS_MODULE, "utf-8")
+        lesson.write_text(
+            "---\ntitle: Letters\nsummary: Letters.\norder: 2\ncompute: letters\n---\n\n"
+            "{{< controls >}}\n\n{{< readout length >}}\n\n{{< controls letter >}}\n",
+            "utf-8",
+        )
+    sample_build(sample_project)
+    html = (sample_project / "build" / "site" / "en" / "02-letters.html").read_text("utf-8")
+    assert re.findall(r'<select id="([^"]+)" name="letter" data-param="letter"', html) == [
+        "control-letter",
+        "control-letter-2",
+    ]
+    assert '<label for="control-letter-2">Letter</label>' in html
+    assert re.findall(r'<form class="controls" aria-label="([^"]+)"', html) == [
+        "Controls: Letter",
+        "Controls: Letter (2)",
+    ]

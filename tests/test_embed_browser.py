@@ -148,7 +148,7 @@ def test_a_sandboxed_cross_origin_frame_grows_to_the_lesson_and_its_controls_wor
 
     # The controls work inside the frame.
     DP.wait_for_point(frame, DP.default_state())
-    page.frame_locator("#lesson-03").locator("input[type=range][data-param=epsilon]").focus()
+    page.frame_locator("#lesson-03").locator("input[type=range][data-param=epsilon]").first.focus()
     page.keyboard.press("End")
     state = {**DP.default_state(), "epsilon": len(dp.GRID.param("epsilon").values) - 1}
     DP.wait_for_point(frame, state)
@@ -256,7 +256,7 @@ def test_switching_language_keeps_the_lesson_and_every_control_setting(
     switch_and_check(page, site, path[second], state, second)
 
     # Settings changed with the controls (not from the URL) travel too, and back again.
-    page.locator("input[type=range][data-param=releases]").focus()
+    page.locator("input[type=range][data-param=releases]").first.focus()
     page.keyboard.press("Home")
     state = {**state, "releases": 0}
     DP.wait_for_point(page, state)

@@ -232,16 +232,39 @@ CASES = [
     pytest.param(
         replace(DICE_EN, "order: 1\n", "order: 1\nauthor: Sam\n"),
         "content/en/01-dice.md:5: unknown front matter key 'author'; "
-        "allowed: title, summary, order, compute, timeout",
+        "allowed: title, summary, order, compute, timeout, pin_controls",
         id="unknown-front-matter-key",
     ),
     pytest.param(
         replace(
-            DICE_EN, "{{< chart faces >}}", "{{< controls threshold >}}\n\n{{< chart faces >}}"
+            DICE_EN, "{{< chart faces >}}", "{{< chart faces >}}\n\n{{< showme faces sides=6 >}}"
         ),
-        "content/en/01-dice.md:15: the control 'threshold' is already placed on line 10; "
-        "place it once per page",
-        id="control-placed-twice",
+        "content/en/01-dice.md:17: showme: unknown parameter 'sides'; "
+        "dice defines: threshold, prior",
+        id="showme-unknown-parameter",
+    ),
+    pytest.param(
+        replace(
+            DICE_EN,
+            "{{< chart faces >}}",
+            "{{< chart faces >}}\n\n{{< showme faces threshold=7 >}}",
+        ),
+        "content/en/01-dice.md:17: showme: 'threshold' has no value '7'; use one of: 2, 3, 4, 5, 6",
+        id="showme-unknown-value",
+    ),
+    pytest.param(
+        replace(
+            DICE_EN, "{{< chart faces >}}", "{{< chart faces >}}\n\n{{< showme dice threshold=3 >}}"
+        ),
+        "content/en/01-dice.md:17: unknown chart or table 'dice'; dice defines: faces, faces, "
+        "by_threshold",
+        id="showme-unknown-chart",
+    ),
+    pytest.param(
+        replace(DICE_EN, "{{< chart faces >}}", "{{< chart faces >}}\n\n{{< showme faces >}}"),
+        "content/en/01-dice.md:17: 'showme' names its chart, then what it sets: "
+        "{{< showme CHART NAME=VALUE ... >}}, e.g. {{< showme densities epsilon=1 >}}",
+        id="showme-sets-nothing",
     ),
     pytest.param(
         replace(DICE_EN, "{{< chart faces >}}", "{{< chart faces >}}\n\n{{< chart faces >}}"),
@@ -442,6 +465,16 @@ CASES = [
         "content/ko/01-dice.md:5: 'timeout' differs between languages (30, None); "
         "give every language the same value",
         id="timeout-differs-between-languages",
+    ),
+    pytest.param(
+        edits(
+            replace(DICE_KO, "order: 1\n", "order: 1\npin_controls: no way\n"),
+            replace(DICE_EN, "order: 1\n", "order: 1\npin_controls: no way\n"),
+        ),
+        "2 problems found:\n"
+        "  content/ko/01-dice.md:5: 'pin_controls' must be true or false, got 'no way'\n"
+        "  content/en/01-dice.md:5: 'pin_controls' must be true or false, got 'no way'",
+        id="pin-controls-not-a-boolean",
     ),
     pytest.param(
         own_templates(delete("site_templates/404.html")),

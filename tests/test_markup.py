@@ -95,7 +95,7 @@ def test_headings_get_unicode_ids_for_the_table_of_contents():
         (
             "{{< widget x >}}",
             "content/ko/09-x.md:5: unknown directive 'widget'; "
-            "use one of: controls, chart, table, changes, readout",
+            "use one of: controls, chart, table, changes, showme, readout",
         ),
         (
             "see {{< chart densities >}} inline",

@@ -624,6 +624,29 @@
     });
   };
 
+  // "Show me" steps: a button sets its controls, scrolls its chart into view and says, in the
+  // one polite region, what it set; the learner then takes over.
+  Lesson.prototype.bindSteps = function () {
+    var self = this;
+    this.article.querySelectorAll("[data-showme]").forEach(function (button) {
+      button.addEventListener("click", function () {
+        var settings = JSON.parse(button.dataset.showme);
+        Object.keys(settings).forEach(function (name) { self.state[name] = settings[name]; });
+        writeHash(self.params, self.state);
+        var figure = document.getElementById(button.dataset.showmeTarget);
+        if (figure) figure.scrollIntoView({ block: "start" });
+        window.clearTimeout(self.announceTimer); // the step says what it did, not a slider
+        delete self.announceFrom;
+        var region = self.article.querySelector("[data-announcer]");
+        if (region) {
+          region.textContent = button.dataset.said;
+          region.dataset.point = self.key();
+        }
+        self.apply();
+      });
+    });
+  };
+
   // Vega measures chart text when it embeds a chart: load the charts' font first, in both
   // weights, or labels are laid out with a fallback font. A font that fails to load is no error.
   function loadChartFont(figures) {
@@ -839,15 +862,17 @@
   // The controls are disabled in the page as written (no JavaScript, no data): the runtime
   // enables them once every chart shows the state.
   Lesson.prototype.enableControls = function () {
-    this.article.querySelectorAll("[data-param]").forEach(function (input) {
+    this.article.querySelectorAll("[data-param], [data-showme]").forEach(function (input) {
       input.disabled = false;
     });
   };
 
-  // Each group of controls and what follows it, up to the next group, become one scope: on a
-  // wide screen the group sticks to the top of the window while its scope is in view
-  // (style.css), and what the keyboard or a link reaches scrolls clear of it.
-  function scopeControls(article) {
+  // Each group of controls and what follows it, up to the next group or past the last chart
+  // or live table it moves, become one scope: on a wide screen the group sticks to the top of
+  // the window while its scope is in view (style.css), and what the keyboard or a link reaches
+  // scrolls clear of it. A lesson whose front matter says `pin_controls: false` pins none.
+  function scopeControls(article, data) {
+    var pins = article.dataset.pin !== "off";
     article.querySelectorAll("form.controls").forEach(function (form) {
       var scope = document.createElement("div");
       scope.className = "control-scope";
@@ -858,12 +883,64 @@
         scope.appendChild(node);
         node = next;
       }
+      var moved = movedBy(data, form);
+      var last = form;
+      Array.prototype.forEach.call(scope.children, function (child) {
+        var inner = child.querySelectorAll("[data-chart], [data-table]");
+        if (moved(child) || Array.prototype.some.call(inner, moved)) last = child;
+      });
+      while (scope.lastChild !== last) {
+        scope.parentNode.insertBefore(scope.lastChild, scope.nextSibling);
+      }
       var measure = function () {
         scope.style.setProperty("--controls-height", form.offsetHeight + "px");
+        // A group taller than a quarter of the window would hide the figures: not pinned.
+        scope.classList.toggle("is-pinned", pins && form.offsetHeight * 4 <= window.innerHeight);
       };
       measure();
       if (window.ResizeObserver) new window.ResizeObserver(measure).observe(form);
+      window.addEventListener("resize", measure);
     });
+  }
+
+  // Whether a chart or live table moves with the controls of `form`: one of them is a signal of
+  // the chart, or its rows (a table's cells) differ between two grid points they tell apart.
+  // A lazy table, whose cells the page data does not name, counts as moved.
+  function movedBy(data, form) {
+    var names = Array.prototype.map.call(form.querySelectorAll("[data-param]"), function (i) {
+      return i.dataset.param;
+    });
+    var keys = Object.keys(data.points);
+    if (!data.moves) {
+      data.moves = {}; // parameter -> the datasets and tables that change with it
+      data.params.forEach(function (p, i) {
+        var changes = data.moves[p.name] = {};
+        keys.forEach(function (key) {
+          var at = key.split("-");
+          at[i] = String(Number(at[i]) + 1);
+          var a = data.points[key];
+          var b = data.points[at.join("-")];
+          if (b) ["d", "t"].forEach(function (kind) {
+            Object.keys(a[kind] || {}).forEach(function (name) {
+              if (a[kind][name] !== b[kind][name]) changes[name] = true;
+            });
+          });
+        });
+      });
+    }
+    var changes = function (name) {
+      return names.some(function (p) { return data.moves[p][name]; });
+    };
+    return function (el) {
+      var chart = data.charts[el.dataset.chart];
+      if (chart) {
+        return chart.signals.some(function (s) { return names.indexOf(s) >= 0; }) ||
+          chart.datasets.some(changes);
+      }
+      var table = el.dataset.table;
+      if (!table || !("live" in el.dataset)) return false;
+      return changes(table) || !(table in (data.points[keys[0]].t || {}));
+    };
   }
 
   // Pages without lazy tables or a "What changed" view do not load tables.js: their tables
@@ -896,10 +973,11 @@
     if (data.groups) expandCompact(data);
     var lesson = new Lesson(article, data);
     article.classList.add("is-interactive");
-    scopeControls(article);
+    scopeControls(article, data);
     lesson.markLiveReadouts();
     lesson.watchCharts();
     lesson.bindControls();
+    lesson.bindSteps();
     lesson.syncControls();
     lesson.showReadouts(data.points[lesson.key()]);
     lesson.showTables(data.points[lesson.key()]);

@@ -19,18 +19,12 @@
 (function () {
   "use strict";
 
-  // Chunk scripts sit in assets/data/, beside this script's folder: the prefix the page
-  // used for this script (e.g. "../assets/") reaches them from the same page.
   var ASSETS = (function () {
     var script = document.currentScript;
     var src = script && script.getAttribute("src");
     return src ? src.replace(/[^\/]*$/, "") : "assets/";
   })();
 
-  // Large grids: a point is a flat list of numbers (see data.layout), each text stored once in
-  // data.texts. The fields come in groups by the parameters they follow (group.by): a group
-  // holds each distinct record of its fields once (variants) and, for every combination of
-  // its parameters' values in grid order, the variant it takes (group.points).
   function expandCompact(data) {
     var layout = data.layout;
     var texts = data.texts;
@@ -75,10 +69,8 @@
     delete data.groups;
   }
 
-  // A hash longer than this is read only this far: no state of ours is nearly as long.
   var HASH_LIMIT = 8192;
 
-  // The text of a percent-encoded hash part, or null when it is malformed ("%E0%A4%A").
   function decodePart(text) {
     try {
       return decodeURIComponent(text);
@@ -87,9 +79,6 @@
     }
   }
 
-  // The state a URL hash names, as value indices by parameter name. Any hash is safe: a pair
-  // that does not decode, names no parameter or no value of it is skipped, so that parameter
-  // keeps its default; of a name given twice, the last valid value wins.
   function readHash(params, hash) {
     var byName = {};
     params.forEach(function (p) { byName["=" + p.name] = p; }); // "=": no clash with "__proto__"
@@ -120,7 +109,6 @@
     window.dispatchEvent(new Event("explorer:statechange")); // see keepState below, scorm.js
   }
 
-  // Vega tags the row objects it is given, so every swap needs fresh objects.
   function freshRows(rows) {
     return JSON.parse(JSON.stringify(rows));
   }
@@ -138,8 +126,6 @@
     this.readState();
   }
 
-  // The state of the URL hash: its valid settings over `base` (a partial hash keeps the
-  // other settings), or over the defaults when the page opens (see readHash).
   Lesson.prototype.readState = function (base) {
     var state = {};
     var fromHash = readHash(this.params, window.location.hash);
@@ -171,7 +157,6 @@
         if (output) output.textContent = labels[index];
       }
     });
-    // The summary line that print shows in place of the controls.
     var self = this;
     this.article.querySelectorAll("[data-summary]").forEach(function (span) {
       var input = self.article.querySelector("[data-param='" + span.dataset.summary + "']");
@@ -181,7 +166,6 @@
     });
   };
 
-  // The label of the control `input` belongs to and the text of its value at `index`.
   function controlText(article, input, index) {
     if (input.type === "radio") {
       var group = input.closest("fieldset");
@@ -198,8 +182,6 @@
     return { label: label ? label.textContent.trim() : "", value: String(value).trim() };
   }
 
-  // Readouts whose text differs between grid points get the live style (style.css); the
-  // others show a number that no control moves.
   Lesson.prototype.markLiveReadouts = function () {
     var points = this.data.points;
     var keys = Object.keys(points);
@@ -211,9 +193,6 @@
     });
   };
 
-  // What a control change did, said once in the page's polite live region: the control's new
-  // value, the readouts marked announce, and how many charts and numbers changed. A burst of
-  // changes (a slider dragged or held) is said once, when it settles.
   Lesson.prototype.announce = function (input, fromKey) {
     var region = this.article.querySelector("[data-announcer]");
     if (!region) return;
@@ -260,8 +239,6 @@
     return parts.join(" ");
   };
 
-  // Korean particles that agree with a value as it is read: the twin of finalSound in
-  // explorer/korean.py (which also checks, at build time, that every value can be read).
   var KOREAN = {
     digits: ["영", "일", "이", "삼", "사", "오", "육", "칠", "팔", "구"],
     places: ["십", "백", "천", "만"],
@@ -293,7 +270,6 @@
     return character !== "" && character.toLowerCase() !== character.toUpperCase();
   }
 
-  // "vowel", "rieul" or "consonant"; null when the value cannot be read (the build refuses it).
   function finalSound(text) {
     var body = text.replace(KOREAN.skipped, "");
     if (!body) return null;
@@ -342,7 +318,6 @@
     });
   };
 
-  // Table cells are set as text, never parsed as HTML.
   function tableRow(cells, rowHeaders) {
     var tr = document.createElement("tr");
     cells.forEach(function (text, column) {
@@ -377,11 +352,6 @@
     });
   };
 
-  // Chunk `name` of the lesson (assets/data/<lesson>.<name>.js: rows of charts, or the cells
-  // of lazy tables, see tables.js), handed to `use` once it is here. Each is loaded once, by a
-  // classic script (fetch is blocked on file://) that files it under
-  // window.EXPLORER_CHUNKS[slug][name]; one that fails is tried again when next needed. A
-  // page that carries its chunks itself (a single-file export) has filed them already.
   Lesson.prototype.loadChunk = function (name, use) {
     var self = this;
     if (this.chunkLoads[name]) return this.chunkLoads[name];
@@ -410,7 +380,6 @@
     return loading;
   };
 
-  // A promise of the chunks chart `name` needs at `point`, or null when it has every row.
   Lesson.prototype.rowsFor = function (name, point) {
     var data = this.data;
     var chart = data.charts[name];
@@ -432,8 +401,6 @@
     return Promise.all(numbers.map(function (number) { return self.loadChunk(number, fileRows); }));
   };
 
-  // The spec of a chart holds the default point's rows: they serve a lazy dataset there,
-  // so that the first paint loads no chunk. Copies, for Vega tags what it embeds.
   Lesson.prototype.keepDefaultRows = function (name, spec) {
     var datasets = this.data.datasets;
     var chart = this.data.charts[name];
@@ -447,9 +414,6 @@
     });
   };
 
-  // Shows the point of `key` in chart `name`, once its rows are here, unless the state has
-  // moved on meanwhile (the newer state draws its own). Rows that cannot be loaded turn
-  // the chart back into its static picture, with the note that says so.
   Lesson.prototype.showChart = function (name, key) {
     var self = this;
     var point = this.data.points[key];
@@ -462,8 +426,6 @@
     });
   };
 
-  // The static picture waits in a <noscript>, so that a page whose charts are live never
-  // fetches it; a chart that fails takes it out of there.
   function staticPicture(figure) {
     var noscript = figure.querySelector("noscript");
     if (!noscript) return null;
@@ -490,9 +452,6 @@
     figure.appendChild(note);
   };
 
-  // A chart is given only what changed: the rows of a dataset whose id differs from the one it
-  // shows (copying rows and re-running the dataflow is most of an update's time), the signals
-  // whose value moved; a chart with neither is not run at all.
   Lesson.prototype.updateView = function (name, point) {
     var view = this.views[name];
     var chart = this.data.charts[name];
@@ -521,10 +480,6 @@
     return view.runAsync();
   };
 
-  // Charts on screen are redrawn first; the others once that frame is painted, so that what
-  // the reader sees follows the control at once. `seen` (optional) is called when the
-  // readouts and the charts on screen show the state; the promise settles when every chart
-  // does (and the page records the state in data-point).
   Lesson.prototype.apply = function (seen) {
     var key = this.key();
     var point = this.data.points[key];
@@ -544,18 +499,14 @@
       if (seen) seen();
       if (!offScreen.length) return null;
       return afterPaint().then(function () {
-        // A newer state draws these charts itself.
         return self.key() === key ? Promise.all(offScreen.map(show)) : null;
       });
     });
     return Promise.all([rest, tables]).then(function () {
-      // Only the latest state is recorded, even when several changes overlap.
       if (self.key() === key) self.article.dataset.point = key;
     });
   };
 
-  // A promise that settles once the browser has drawn the next frame, or after 50 ms when it
-  // draws none (a hidden tab, an embed frame scrolled away: they pause animation frames).
   function afterPaint() {
     return new Promise(function (resolve) {
       if (window.requestAnimationFrame) {
@@ -565,8 +516,6 @@
     });
   }
 
-  // Which charts are on screen, kept up to date by an IntersectionObserver (without one,
-  // every chart counts as on screen and all are redrawn at once).
   Lesson.prototype.watchCharts = function () {
     if (!window.IntersectionObserver) return;
     var inView = this.inView = {};
@@ -581,9 +530,6 @@
     });
   };
 
-  // User-timing measures that `make bench` reads, from the control's input event: to the
-  // readouts and the charts on screen updated ("explorer:update") and to the next frame drawn
-  // after that ("explorer:paint"); to every chart updated, on screen or not ("explorer:all").
   function measureUpdate(name, started) {
     var timing = window.performance;
     if (!timing || !timing.measure || !window.requestAnimationFrame) return;
@@ -624,8 +570,27 @@
     });
   };
 
-  // Vega measures chart text when it embeds a chart: load the charts' font first, in both
-  // weights, or labels are laid out with a fallback font. A font that fails to load is no error.
+  Lesson.prototype.bindSteps = function () {
+    var self = this;
+    this.article.querySelectorAll("[data-showme]").forEach(function (button) {
+      button.addEventListener("click", function () {
+        var settings = JSON.parse(button.dataset.showme);
+        Object.keys(settings).forEach(function (name) { self.state[name] = settings[name]; });
+        writeHash(self.params, self.state);
+        var figure = document.getElementById(button.dataset.showmeTarget);
+        if (figure) figure.scrollIntoView({ block: "start" });
+        window.clearTimeout(self.announceTimer); // the step says what it did, not a slider
+        delete self.announceFrom;
+        var region = self.article.querySelector("[data-announcer]");
+        if (region) {
+          region.textContent = button.dataset.said;
+          region.dataset.point = self.key();
+        }
+        self.apply();
+      });
+    });
+  };
+
   function loadChartFont(figures) {
     if (!figures.length || !document.fonts || !document.fonts.load) return Promise.resolve();
     var config = JSON.parse(figures[0].querySelector("[data-chart-spec]").textContent).config;
@@ -637,7 +602,6 @@
     ]).catch(function () {});
   }
 
-  // The y encodings of a panel and of its layers, at any depth.
   function rowEncodings(panel) {
     var found = [];
     (panel.layer || [panel]).forEach(function (part) {
@@ -647,8 +611,6 @@
     return found;
   }
 
-  // Panels that left their row labels to the panel on their left (the same y field with
-  // `axis: null` or `labels: false`) show their own once stacked, as that panel does.
   function ownRowLabels(panels) {
     var shown = {};
     panels.forEach(function (panel) {
@@ -668,11 +630,8 @@
     });
   }
 
-  // Legends laid out in one row above or below a chart wrap into this many columns at first,
-  // and into one column fewer each time the chart is still too wide.
   var LEGEND_COLUMNS = 3;
 
-  // Whether a one-row legend of `spec` (at any depth) was told to wrap, or to wrap narrower.
   function wrapLegends(spec) {
     var wrapped = false;
     (function visit(node) {
@@ -693,17 +652,12 @@
     return wrapped;
   }
 
-  // The shortest a row label is cut to (CSS px) when plots can narrow no more.
   var NARROWEST_LABEL = 80;
 
-  // At most this many layouts are tried after the first (stack, wrap legends, narrow plots).
   var FIT_STEPS = 6;
 
-  // The smallest plot width (CSS px) a panel is narrowed to on a small screen.
   var NARROWEST_PANEL = 160;
 
-  // `title` (a text or a Vega-Lite title object) broken at spaces into `lines` lines of
-  // about equal length; null when it has too few words for that.
   function titleInLines(title, lines) {
     var object = typeof title === "object" && title !== null && !Array.isArray(title);
     var text = object ? title.text : title;
@@ -724,7 +678,6 @@
     return copy;
   }
 
-  // How far (CSS px) from the left of `holder` the drawn parts of role `role` reach.
   function reach(holder, role) {
     var left = holder.getBoundingClientRect().left;
     var found = 0;
@@ -734,11 +687,6 @@
     return found;
   }
 
-  // `spec`, drawn in `holder` too wide for its `box` px, one step narrower: side-by-side
-  // panels are stacked; a title wider than the box is broken into lines; a one-row legend
-  // wider than it wraps into columns; else stacked panels lose the overflow from their width
-  // (a square panel stays square), down to NARROWEST_PANEL; then long row labels are cut.
-  // Null when there is nothing left to do.
   function fittedPanels(spec, holder, box) {
     var fitted = JSON.parse(JSON.stringify(spec));
     var overflow = holder.scrollWidth - box;
@@ -769,8 +717,6 @@
       narrowed = true;
     });
     if (narrowed) return fitted;
-    // Plots at their narrowest: long row labels are cut short (with "…"; tooltips and the
-    // table beside the chart still give them whole).
     var cut = false;
     (fitted.vconcat || []).forEach(function (panel) {
       rowEncodings(panel).forEach(function (y) {
@@ -785,8 +731,6 @@
     return cut ? fitted : null;
   }
 
-  // Panels wider than their box (on a phone) are drawn again, when the page opens, a step
-  // narrower each time while still too wide (see fittedPanels).
   function fitToBox(holder, target, spec, result, tries) {
     var box = target.clientWidth;
     var fitted = holder.scrollWidth > box && tries > 0 ? fittedPanels(spec, holder, box) : null;
@@ -836,18 +780,14 @@
     }));
   };
 
-  // The controls are disabled in the page as written (no JavaScript, no data): the runtime
-  // enables them once every chart shows the state.
   Lesson.prototype.enableControls = function () {
-    this.article.querySelectorAll("[data-param]").forEach(function (input) {
+    this.article.querySelectorAll("[data-param], [data-showme]").forEach(function (input) {
       input.disabled = false;
     });
   };
 
-  // Each group of controls and what follows it, up to the next group, become one scope: on a
-  // wide screen the group sticks to the top of the window while its scope is in view
-  // (style.css), and what the keyboard or a link reaches scrolls clear of it.
-  function scopeControls(article) {
+  function scopeControls(article, data) {
+    var pins = article.dataset.pin !== "off";
     article.querySelectorAll("form.controls").forEach(function (form) {
       var scope = document.createElement("div");
       scope.className = "control-scope";
@@ -858,21 +798,65 @@
         scope.appendChild(node);
         node = next;
       }
+      var moved = movedBy(data, form);
+      var last = form;
+      Array.prototype.forEach.call(scope.children, function (child) {
+        var inner = child.querySelectorAll("[data-chart], [data-table]");
+        if (moved(child) || Array.prototype.some.call(inner, moved)) last = child;
+      });
+      while (scope.lastChild !== last) {
+        scope.parentNode.insertBefore(scope.lastChild, scope.nextSibling);
+      }
       var measure = function () {
         scope.style.setProperty("--controls-height", form.offsetHeight + "px");
+        scope.classList.toggle("is-pinned", pins && form.offsetHeight * 4 <= window.innerHeight);
       };
       measure();
       if (window.ResizeObserver) new window.ResizeObserver(measure).observe(form);
+      window.addEventListener("resize", measure);
     });
   }
 
-  // Pages without lazy tables or a "What changed" view do not load tables.js: their tables
-  // are all in the page data, and there is nothing to compare or to say about it.
+  function movedBy(data, form) {
+    var names = Array.prototype.map.call(form.querySelectorAll("[data-param]"), function (i) {
+      return i.dataset.param;
+    });
+    var keys = Object.keys(data.points);
+    if (!data.moves) {
+      data.moves = {}; // parameter -> the datasets and tables that change with it
+      data.params.forEach(function (p, i) {
+        var changes = data.moves[p.name] = {};
+        keys.forEach(function (key) {
+          var at = key.split("-");
+          at[i] = String(Number(at[i]) + 1);
+          var a = data.points[key];
+          var b = data.points[at.join("-")];
+          if (b) ["d", "t"].forEach(function (kind) {
+            Object.keys(a[kind] || {}).forEach(function (name) {
+              if (a[kind][name] !== b[kind][name]) changes[name] = true;
+            });
+          });
+        });
+      });
+    }
+    var changes = function (name) {
+      return names.some(function (p) { return data.moves[p][name]; });
+    };
+    return function (el) {
+      var chart = data.charts[el.dataset.chart];
+      if (chart) {
+        return chart.signals.some(function (s) { return names.indexOf(s) >= 0; }) ||
+          chart.datasets.some(changes);
+      }
+      var table = el.dataset.table;
+      if (!table || !("live" in el.dataset)) return false;
+      return changes(table) || !(table in (data.points[keys[0]].t || {}));
+    };
+  }
+
   Lesson.prototype.followTables = function () { return Promise.resolve(); };
   Lesson.prototype.changesToSay = function () { return ""; };
 
-  // Parts of the runtime that only some pages load queue an installer in
-  // window.EXPLORER_PARTS; a part loaded after this script is installed as it arrives.
   var parts = window.EXPLORER_PARTS || [];
   window.EXPLORER_PARTS = {
     push: function (install) { install(Lesson); }
@@ -896,10 +880,11 @@
     if (data.groups) expandCompact(data);
     var lesson = new Lesson(article, data);
     article.classList.add("is-interactive");
-    scopeControls(article);
+    scopeControls(article, data);
     lesson.markLiveReadouts();
     lesson.watchCharts();
     lesson.bindControls();
+    lesson.bindSteps();
     lesson.syncControls();
     lesson.showReadouts(data.points[lesson.key()]);
     lesson.showTables(data.points[lesson.key()]);
@@ -926,8 +911,6 @@
 (function () {
   "use strict";
 
-  // The language switch (and, in an embed page, the link to the full lesson) carries the
-  // control settings: the hash names them in texts that are the same in every language.
   function keepState() {
     document.querySelectorAll("a[data-keep-state]").forEach(function (link) {
       link.href = link.href.split("#")[0] + window.location.hash;
@@ -940,9 +923,6 @@
   window.addEventListener("explorer:statechange", keepState);
   window.addEventListener("hashchange", keepState);
 
-  // An embed page tells its parent its height, so that the frame grows to the whole lesson
-  // (no second scrollbar): on load and whenever it changes (controls, charts, fonts, width).
-  // Two messages: a plain one for any host page, and the one Canvas listens for.
   var root = document.documentElement;
   if (!root.hasAttribute("data-embed") || window.parent === window) return;
   var reported = 0;

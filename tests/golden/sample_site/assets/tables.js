@@ -16,7 +16,6 @@
 (function () {
   "use strict";
 
-  // `Lesson` is explorer.js's lesson class.
   function install(Lesson) {
     function keyAt(index, sizes) {
       var indices = [];
@@ -41,8 +40,6 @@
       return low;
     };
 
-    // Files chunk `number`: its tables join data.datasets (as "<lang>.<n>:<i>"), and each point
-    // it covers gets a record of its own (after expandCompact, points share records).
     Lesson.prototype.fileTableChunk = function (number, chunk) {
       var data = this.data;
       var lazy = data.tableChunks;
@@ -64,8 +61,6 @@
       });
     };
 
-    // Table chunks load like chunks of chart rows (explorer.js, loadChunk), under the names
-    // "<lang>.<n>".
     Lesson.prototype.loadTableChunk = function (number) {
       var self = this;
       return this.loadChunk(this.data.tableChunks.lang + "." + number, function (chunk) {
@@ -73,7 +68,6 @@
       });
     };
 
-    // A promise that the point of `key` has its lazy tables, or null when it has them already.
     Lesson.prototype.tablesFor = function (key) {
       var lazy = this.data.tableChunks;
       var point = this.data.points[key];
@@ -82,7 +76,6 @@
       return here ? null : this.loadTableChunk(this.tableChunkOf(key));
     };
 
-    // The live tables whose cells load later (the "What changed" view is not among them).
     Lesson.prototype.lazyHolders = function () {
       var lazy = this.data.tableChunks;
       var holders = this.article.querySelectorAll("[data-table][data-live]");
@@ -98,10 +91,6 @@
       });
     }
 
-    // After apply() shows a state: its lazy tables once they are here, then what changed since
-    // the state shown before (which needs that state's tables too). A newer state that arrives
-    // meanwhile takes over. The promise settles when this state's tables show (or say that
-    // they could not be loaded); the view follows on its own.
     Lesson.prototype.followTables = function (key) {
       var self = this;
       var from = this.changesKey === undefined ? key : this.changesKey;
@@ -143,7 +132,6 @@
       });
     };
 
-    // The page as written holds the default point's rows: opening it loads no table chunk.
     Lesson.prototype.showsTheHtmlRows = function (key) {
       var defaults = this.params.map(function (p) { return p.default; }).join("-");
       return key === defaults && this.lazyHolders().every(function (holder) {
@@ -151,7 +139,6 @@
       });
     };
 
-    // Rows that cannot be loaded are not left standing as if they were this setting's.
     Lesson.prototype.tablesFailed = function () {
       var article = this.article;
       this.lazyHolders().forEach(function (holder) {
@@ -167,8 +154,6 @@
       });
     };
 
-    // One line per difference: a readout "label: before → after"; a table row that is new or
-    // gone, with its column headings.
     Lesson.prototype.changesBetween = function (view, before, after) {
       var datasets = this.data.datasets;
       var lines = [];
@@ -189,8 +174,6 @@
         var text = function (row) {
           return row.map(function (cell, i) { return item.columns[i] + ": " + cell; }).join("; ");
         };
-        // A row whose first cell names it once on each side changed in place: its other cells
-        // say from what to what. Other rows are new or gone.
         var once = function (rows) {
           var count = {};
           rows.forEach(function (row) { count[row[0]] = (count[row[0]] || 0) + 1; });
@@ -241,7 +224,6 @@
       view.dataset.from = from; // for the browser tests: the two points compared
       view.dataset.point = key;
       this.changesText = { key: key, text: lines.length ? lines.join(". ") + "." : view.dataset.none };
-      // Said with the announcement of the change, or on its own when that was said already.
       var region = this.article.querySelector("[data-announcer]");
       if (region && this.announcedKey === key) {
         var text = this.changesToSay(key);
@@ -249,7 +231,6 @@
       }
     };
 
-    // The text of what changed for the announcement of `key`, once ("" when not known yet).
     Lesson.prototype.changesToSay = function (key) {
       this.announcedKey = key;
       var changes = this.changesText;
