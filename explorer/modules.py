@@ -140,7 +140,9 @@ def source_digest(path: Path, root: Path, library: Path | None = None) -> str:
     """SHA-256 of ``path`` and, recursively, of every project and library file it imports.
 
     ``library`` is the folder of :data:`LIBRARY` (by default the installed one). A file is
-    named by its path in the project, or, outside it (an installed wheel), in the library.
+    named by its path in the project, or, outside it (an installed wheel, or the checkout
+    whose library a copy of the course imports), by the path a checkout has it at,
+    ``compute/...``: the same files give the same digest wherever the project lies.
     """
     library = (library or library_folder()).resolve()
     root = root.resolve()
@@ -152,13 +154,18 @@ def source_digest(path: Path, root: Path, library: Path | None = None) -> str:
             continue
         seen[current] = current.read_bytes()
         todo.extend(p.resolve() for p in _local_imports(current, root, library))
+    named = sorted(  # by name (then content), not by where the files happen to lie
+        (
+            str(file.relative_to(root))
+            if file.is_relative_to(root)
+            else str(Path("compute") / file.relative_to(library)),
+            content,
+        )
+        for file, content in seen.items()
+    )
     digest = hashlib.sha256()
-    for file in sorted(seen):
-        if file.is_relative_to(root):
-            name = str(file.relative_to(root))
-        else:
-            name = str(Path(*LIBRARY.split(".")) / file.relative_to(library))
-        digest.update(name.encode() + b"\0" + seen[file] + b"\0")
+    for name, content in named:
+        digest.update(name.encode() + b"\0" + content + b"\0")
     return digest.hexdigest()
 
 

@@ -146,3 +146,20 @@ def test_the_course_recomputes_exactly_the_lessons_that_use_an_edited_library_mo
         file.write("# edited\n")
     after = digests()
     assert {name for name in COURSE_LESSONS if before[name] != after[name]} == changed
+
+
+def test_a_copy_of_the_course_elsewhere_has_the_same_digests(tmp_path: Path) -> None:
+    """Results are keyed by the digest: a copy of the course that imports this checkout's
+    library (as a course author's copy does) must find the results it already has, wherever
+    it lies; its lessons are named by their place in the project, the library's files by
+    theirs under compute/, and sorted by those names, not by absolute paths."""
+    copy = tmp_path / "aaa-sorts-first" / "course"
+    shutil.copytree(
+        REPO / "compute", copy / "compute", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    lessons = sorted((REPO / "compute" / "lessons").glob("[a-z]*.py"))
+    assert lessons
+    for lesson in lessons:
+        here = source_digest(lesson, REPO)
+        there = source_digest(copy / "compute" / "lessons" / lesson.name, copy)
+        assert here == there, lesson.name
