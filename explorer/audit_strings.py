@@ -82,7 +82,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "next_leak_dp": {
         "ko": "이 공개본을 그대로 내보내지 마세요. 생성기를 ε 을 정해 차등 개인정보보호로 "
         "학습하세요. 예를 들어 ε = {epsilon} 이면 어떤 공격도 위양성률 {fpr} 에서 "
-        "참양성률이 {tpr} 을 넘을 수 없습니다 (레코드 하나를 다른 것으로 바꾸는 이웃 관계의 ε, "
+        "참양성률이 {tpr} 을 넘을 수 없습니다 (기록 하나를 다른 것으로 바꾸는 이웃 관계의 ε, "
         "이 감사가 재는 것). 지금 공개본은 이미 "
         "ε ≥ {bound} 인 메커니즘만큼 나쁩니다.",
         "en": "Do not publish this release as it is. Train the generator with differential "
@@ -94,7 +94,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "next_leak_dp_no_bound": {
         "ko": "이 공개본을 그대로 내보내지 마세요. 생성기를 ε 을 정해 차등 개인정보보호로 "
         "학습하세요. 예를 들어 ε = {epsilon} 이면 어떤 공격도 위양성률 {fpr} 에서 "
-        "참양성률이 {tpr} 을 넘을 수 없습니다 (레코드 하나를 다른 것으로 바꾸는 이웃 관계의 ε, "
+        "참양성률이 {tpr} 을 넘을 수 없습니다 (기록 하나를 다른 것으로 바꾸는 이웃 관계의 ε, "
         "이 감사가 재는 것).",
         "en": "Do not publish this release as it is. Train the generator with differential "
         "privacy at a stated ε: at ε = {epsilon}, for example, no attack can have a true-positive "
@@ -109,9 +109,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "training brings.",
     },
     "next_near_copies": {
-        "ko": "멤버의 근사 복제본을 지우세요. 합성 레코드 {count} 개(행 {rows} 부터)가 합성과 "
-        "참조 레코드를 합쳐 멤버에 가장 가까운 {share} 안에 있습니다. 멤버를 본 적 없는 "
-        "공개본이라면 약 {expected} 개일 것입니다 (정확 검정 p = {p}). 이 레코드를 빼거나 "
+        "ko": "멤버의 근사 복제본을 지우세요. 합성 기록 {count} 개(행 {rows} 부터)가 합성과 "
+        "참조 기록을 합쳐 멤버에 가장 가까운 {share} 안에 있습니다. 멤버를 본 적 없는 "
+        "공개본이라면 약 {expected} 개일 것입니다 (정확 검정 p = {p}). 이 기록을 빼거나 "
         "다시 생성한 뒤 다시 감사하세요.",
         "en": "Remove the near-copies of members: {count} synthetic records (rows {rows} first) "
         "are among the {share} of synthetic and reference records pooled that lie closest to a "
@@ -133,7 +133,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "next_no_evidence": {
         "ko": "유출이 보이지 않았다고 안전이 보장되지는 않습니다. 평가 데이터는 될 수 있는 "
-        "대로 크게 두고, 민감한 레코드라면 어떤 공격에도 성립하는 한계를 주는 차등 "
+        "대로 크게 두고, 민감한 기록이라면 어떤 공격에도 성립하는 한계를 주는 차등 "
         "개인정보보호로 생성기를 학습하세요.",
         "en": "No leak was shown, which is no guarantee: keep the evaluation set as large as "
         "you can, and if the records are sensitive, train the generator with differential "
@@ -141,7 +141,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "next_no_nonmembers": {
         "ko": "--nonmembers 로 비멤버(학습 전에 무작위로 떼어 둔, 생성기가 본 적 없는 같은 "
-        "모집단의 레코드)를 주세요. 비멤버 없이는 판정도 비율도 없습니다.",
+        "모집단의 기록)를 주세요. 비멤버 없이는 판정도 비율도 없습니다.",
         "en": "Give non-members with --nonmembers (records of the same population, split off "
         "at random before training, that the generator never saw): without them there is no "
         "verdict and no rate.",
@@ -179,7 +179,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "2021). 공격과 기준값은 대상의 절반에서 고르고, 나머지 절반에서 한 집단이 기준을 "
         "넘는 비율의 "
         "정확한 하한과 다른 집단의 같은 비율의 정확한 상한의 로그 비로 ε 을 잽니다. 멤버가 "
-        "무작위로 정해지지 않았다면 (예: 전형적인 레코드만 골라 학습) 이 값은 아무것도 말해 주지 "
+        "무작위로 정해지지 않았다면 (예: 전형적인 기록만 골라 학습) 이 값은 아무것도 말해 주지 "
         "않습니다.",
         "en": "The ε lower bound follows DP auditing (Jagielski et al. 2020; Nasr et al. 2021): "
         "the attack and its threshold are chosen on half of the targets, and ε is measured on the "
@@ -188,7 +188,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "records were used for training), the number says nothing.",
     },
     "summary_no_nonmembers": {
-        "ko": "비멤버 파일이 주어지지 않아 AUC 와 참양성률은 계산하지 않았습니다. 레코드별 점수와 "
+        "ko": "비멤버 파일이 주어지지 않아 AUC 와 참양성률은 계산하지 않았습니다. 기록별 점수와 "
         "가장 많이 노출된 멤버 순위만 있습니다.",
         "en": "No non-member file was given, so there is no AUC and no true-positive rate: only "
         "per-record scores and the ranking of the most exposed members.",
@@ -204,7 +204,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "reading": {"ko": "읽는 법", "en": "How to read this report"},
     "reading_auc": {
         "ko": "AUC 는 임의의 멤버가 임의의 비멤버보다 높은 점수를 받을 확률입니다. 0.5 는 동전 "
-        "던지기와 같아 공격이 멤버를 구별하지 못한다는 뜻이고, 1 에 가까울수록 학습 레코드가 합성 "
+        "던지기와 같아 공격이 멤버를 구별하지 못한다는 뜻이고, 1 에 가까울수록 학습 기록이 합성 "
         "데이터에서 드러납니다.",
         "en": "The AUC is the chance that a random member scores higher than a random non-member. "
         "At 0.5 the attack does no better than a coin toss; the closer to 1, the more the training "
@@ -212,7 +212,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "reading_tpr": {
         "ko": "위양성률(FPR) 0.001 에서의 참양성률(TPR)은 공격자가 비멤버를 1,000 명 중 1 명만 "
-        "잘못 지목하도록 기준을 정했을 때 찾아내는 멤버의 비율입니다. 0.05 라면 학습 레코드 20 개 "
+        "잘못 지목하도록 기준을 정했을 때 찾아내는 멤버의 비율입니다. 0.05 라면 학습 기록 20 개 "
         "중 1 개를 거의 확신하며 지목할 수 있다는 뜻으로, AUC 가 낮아도 심각한 위험입니다.",
         "en": "The true-positive rate (TPR) at a false-positive rate (FPR) of 0.001 is the share "
         "of members an attacker finds when the threshold wrongly flags only one non-member in a "
@@ -275,16 +275,16 @@ STRINGS: dict[str, dict[str, str]] = {
     "exposed": {"ko": "가장 많이 노출된 멤버", "en": "Most exposed members"},
     "exposed_text": {
         "ko": "{attack} 점수가 가장 높은 멤버 {count} 명을, 공격이 보는 표준화된 공간에서 가장 "
-        "가까운 합성 레코드와 함께 원래 단위로 보여 줍니다. 거의 같은 값이 보이면 생성기가 그 "
-        "레코드를 기억했을 가능성이 큽니다.",
+        "가까운 합성 기록과 함께 원래 단위로 보여 줍니다. 거의 같은 값이 보이면 생성기가 그 "
+        "기록을 기억했을 가능성이 큽니다.",
         "en": "The {count} members with the highest {attack} score, each beside its nearest "
         "synthetic records (nearest in the standardized space the attacks see), in the files' own "
         "units. Near-identical values suggest the generator memorized that record.",
     },
     "exposed_text_hidden": {
         "ko": "{attack} 점수가 가장 높은 멤버 {count} 명과, 공격이 보는 표준화된 "
-        "공간에서 각 멤버에 가장 가까운 합성 레코드의 번호와 거리입니다. 거리가 0 에 "
-        "가까우면 생성기가 그 레코드를 기억했을 가능성이 큽니다. 값은 학습 데이터이므로 "
+        "공간에서 각 멤버에 가장 가까운 합성 기록의 번호와 거리입니다. 거리가 0 에 "
+        "가까우면 생성기가 그 기록을 기억했을 가능성이 큽니다. 값은 학습 데이터이므로 "
         "이 보고서에 싣지 않았습니다. 행 번호로 원래 파일에서 찾아보거나, 값을 함께 "
         "보려면 --show-records 로 다시 실행하세요 (그러면 보고서도 학습 데이터만큼 "
         "민감해집니다).",
@@ -296,13 +296,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "training data).",
     },
     "rank": {"ko": "순위", "en": "Rank"},
-    "member_record": {"ko": "멤버 레코드", "en": "Member record"},
+    "member_record": {"ko": "멤버 기록", "en": "Member record"},
     "nonmembers_at_least": {
         "ko": "이 점수 이상인 비멤버",
         "en": "Non-members scoring as high",
     },
     "nearest_synthetic": {
-        "ko": "가장 가까운 합성 레코드 (거리)",
+        "ko": "가장 가까운 합성 기록 (거리)",
         "en": "Nearest synthetic records (distance)",
     },
     "synthetic_row_at": {"ko": "합성 {row} ({distance})", "en": "synthetic {row} ({distance})"},
@@ -311,7 +311,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Warning: this report holds training data.",
     },
     "records_warning": {
-        "ko": "--show-records 로 만들어져 멤버 레코드와 그에 가까운 합성 레코드의 값을 그대로 "
+        "ko": "--show-records 로 만들어져 멤버 기록과 그에 가까운 합성 기록의 값을 그대로 "
         "싣고 있습니다. 학습 데이터와 같은 곳에만 보관하고, 공개본과 함께 보내거나 보관하지 "
         "마세요.",
         "en": "It was written with --show-records and shows member records and the synthetic "
@@ -325,14 +325,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "value of the reference data, so not shown).",
     },
     "exposed_member": {
-        "ko": "{rank}위: 멤버 파일 {row}번째 레코드, 점수 {score}",
+        "ko": "{rank}위: 멤버 파일 {row}번째 기록, 점수 {score}",
         "en": "#{rank}: record {row} of the members file, score {score}",
     },
     "exposed_share": {
         "ko": "비멤버 중 이 점수 이상: {share}",
         "en": "Non-members scoring at least as high: {share}",
     },
-    "record": {"ko": "레코드", "en": "Record"},
+    "record": {"ko": "기록", "en": "Record"},
     "distance": {"ko": "거리", "en": "Distance"},
     "member_row": {"ko": "멤버 {row}", "en": "member {row}"},
     "synthetic_row": {"ko": "합성 {row}", "en": "synthetic {row}"},
@@ -369,7 +369,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "{value} (the synthetic data's median, or most frequent value).",
     },
     "method_dims": {
-        "ko": "표준화한 레코드를 참조 데이터의 첫 {dims} 개 주성분에 사영했습니다 (참조 분산의 "
+        "ko": "표준화한 기록을 참조 데이터의 첫 {dims} 개 주성분에 사영했습니다 (참조 분산의 "
         "{share} 보존).",
         "en": "The standardized records were projected onto the first {dims} principal components "
         "of the reference data (keeping {share} of its variance).",

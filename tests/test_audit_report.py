@@ -330,7 +330,7 @@ def test_near_copies_are_named_and_answered_with_their_removal(copying):
     report = render_report(copying, "ko", versions={})
     screen = first_screen(report)
     named = ", ".join(str(row) for row in copies.rows[:10])
-    assert f"합성 레코드 {len(copies.rows)} 개(행 {named} 부터)" in screen
+    assert f"합성 기록 {len(copies.rows)} 개(행 {named} 부터)" in screen
     assert ("05", "05-synthetic-data-audit.html") in lessons_linked(report)
     english = first_screen(render_report(copying, "en", versions={}))
     assert f"Remove the near-copies of members: {len(copies.rows)} synthetic records" in english

@@ -69,7 +69,7 @@ _SPECS = (
         "dcr",
         dcr_scores,
         "Distance to closest record (DCR)",
-        "최근접 레코드 거리 (DCR)",
+        "최근접 기록 거리 (DCR)",
         "Chen, Yu, Zhang and Fritz, 'GAN-Leaks: a taxonomy of membership inference attacks "
         "against generative models', CCS 2020",
     ),
@@ -101,7 +101,7 @@ _SPECS = (
         "mc",
         monte_carlo_scores,
         "Monte Carlo (share of synthetic records nearby)",
-        "몬테카를로 (근처 합성 레코드 비율)",
+        "몬테카를로 (근처 합성 기록 비율)",
         "Hilprecht, Härterich and Bernau, 'Monte Carlo and reconstruction membership "
         "inference attacks against generative models', PoPETs 2019",
     ),
