@@ -21,6 +21,7 @@ a failed build leaves the previous site untouched.
 from __future__ import annotations
 
 import contextlib
+import re
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -126,6 +127,10 @@ def check(files: SiteFiles, plan: Plan) -> None:
     check_wording(files, sources)
 
 
+CHART_PICTURE = re.compile(r"assets/charts/[^/]+/[^/]+\.(?P<lang>ko|en)\.svg")
+"""A chart's picture as the build writes it, by lesson, chart and language."""
+
+
 def check_wording(files: SiteFiles, sources: Mapping[str, PageSource]) -> None:
     """Korean particles after Greek letters, Latin names with numbers, units and quoted titles,
     and English units after numbers, on every page (:mod:`privacy_explorer.wording`). A problem
@@ -133,6 +138,11 @@ def check_wording(files: SiteFiles, sources: Mapping[str, PageSource]) -> None:
     the built page (a text from a lesson module or a template)."""
     messages = []
     for page in sorted(files):
+        chart = CHART_PICTURE.fullmatch(page)
+        if chart is not None:  # the texts charts draw, in the chart's language
+            for problem in wording.chart_problems(files[page].decode("utf-8"), chart["lang"]):
+                messages.append(f"{page}: text {problem.line} of the chart: {problem.describe()}")
+            continue
         if not page.endswith(".html") or "/embed/" in f"/{page}":  # embed pages repeat lessons
             continue
         lang = "en" if page.startswith("en/") else "ko"

@@ -21,6 +21,7 @@ included) and returns one message per disagreement, naming the line; the build
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -97,13 +98,17 @@ class Problem:
     kind: str
     """What precedes the particle (a key of :data:`KOREAN_KINDS`) or ``unit count``."""
 
-    def message(self, where: str) -> str:
-        """``where:line: 'ε가' should be 'ε이' (a Greek letter ...)``."""
+    def describe(self) -> str:
+        """``'ε가' should be 'ε이' (a Greek letter ...)``."""
         if self.kind == "unit count":
             why = "an English unit agrees with its number: singular only after exactly 1"
         else:
             why = f"a Korean particle follows how the {self.kind} before it is read"
-        return f"{where}:{self.line}: '{self.found}' should be '{self.expected}' ({why})"
+        return f"'{self.found}' should be '{self.expected}' ({why})"
+
+    def message(self, where: str) -> str:
+        """``where:line: 'ε가' should be 'ε이' (a Greek letter ...)``."""
+        return f"{where}:{self.line}: {self.describe()}"
 
 
 def korean_problems(text: str) -> list[Problem]:
@@ -196,6 +201,24 @@ def page_problems(html: str, lang: str) -> list[Problem]:
         Problem(line, problem.found, problem.expected, problem.kind)
         for line, text in visible_lines(html)
         for problem in judge(text)
+    ]
+
+
+_SVG_TEXT = re.compile(r"<text\b[^>]*>(.*?)</text>", re.S)
+_TAG = re.compile(r"<[^>]+>")
+
+
+def chart_problems(svg: str, lang: str) -> list[Problem]:
+    """Every disagreement in the texts of a chart's picture (title, axes, legends, labels).
+
+    Each ``<text>`` is judged alone: two of them stand apart on the chart even when one
+    follows the other in the file. ``line`` is the text's place among the chart's texts (1 is
+    the first)."""
+    judge = korean_problems if lang == "ko" else english_problems
+    return [
+        Problem(number, problem.found, problem.expected, problem.kind)
+        for number, raw in enumerate(_SVG_TEXT.findall(svg), start=1)
+        for problem in judge(html.unescape(_TAG.sub("", raw)))
     ]
 
 

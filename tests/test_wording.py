@@ -121,3 +121,23 @@ def test_lesson_03_counts_one_record_when_its_sensitivity_is_1():
     )
     assert "The sensitivity is 1 record " in sentence, sentence
     assert wording.english_problems(sentence) == [], sentence
+
+
+@pytest.mark.parametrize(
+    ("lang", "title", "found"),
+    [("ko", "ε가 작을 때 눈별 횟수", "'ε가'"), ("en", "Faces of 1 records", "'1 records'")],
+)
+def test_the_build_stops_at_a_wrong_word_in_a_charts_text(
+    sample_project: Path, lang: str, title: str, found: str
+):
+    """Chart titles, axes and legends are judged too, each text of the picture alone."""
+    module = sample_project / "compute" / "dice.py"
+    source = module.read_text("utf-8")
+    shown = {"ko": '"ko": "눈별 횟수"', "en": '"en": "Rolls per face"'}[lang]
+    assert shown in source
+    module.write_text(source.replace(shown, shown.split(":")[0] + f': "{title}"'), "utf-8")
+    with pytest.raises(ExplorerError) as caught:
+        build(load_project(sample_project), jobs=1)
+    message = str(caught.value.message)
+    assert f"assets/charts/01-dice/faces.{lang}.svg: text " in message and found in message
+    assert not (sample_project / "build" / "site").exists(), "nothing half-written"
