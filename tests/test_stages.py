@@ -130,7 +130,7 @@ def test_a_registered_kind_follows_its_placement_and_is_listed(
         plan(project)
     assert raised.value.message == (
         f"content/en/01-dice.md:{line}: unknown directive 'dial'; use one of: "
-        "controls, chart, table, changes, gauge, readout"
+        "controls, chart, table, changes, showme, gauge, readout"
     )
 
 
@@ -140,7 +140,7 @@ def test_without_the_registration_the_kind_is_unknown(sample_project: Path) -> N
         plan(load_project(sample_project))
     assert raised.value.message == (
         f"content/ko/01-dice.md:{line}: unknown directive 'gauge'; use one of: "
-        "controls, chart, table, changes, readout"
+        "controls, chart, table, changes, showme, readout"
     )
 
 
