@@ -196,6 +196,7 @@ def repository_files() -> dict[str, tuple[str, int, int]] | None:
     ``None`` outside a git work tree (an unpacked sdist, say), where nothing is checked.
     """
     leftovers = [f":(exclude,glob)**/{name}/**" for name in TOOL_LEFTOVERS]
+    leftovers.append(":(exclude)build/mutants")  # make mutants writes its logs there meanwhile
     command = ["git", "status", "--porcelain", "-z", "--ignored", "--untracked-files=all"]
     try:
         listing = subprocess.run(
