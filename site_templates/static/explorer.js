@@ -270,10 +270,12 @@
       I: "아이", J: "제이", K: "케이", L: "엘", M: "엠", N: "엔", O: "오", P: "피", Q: "큐",
       R: "알", S: "에스", T: "티", U: "유", V: "브이", W: "더블유", X: "엑스", Y: "와이", Z: "지"
     },
-    signs: {
-      "%": "퍼센트", "×": "배", "ε": "엡실론", "δ": "델타", "Δ": "델타", "σ": "시그마",
-      "ρ": "로", "α": "알파", k: "케이", n: "엔", x: "엑스"
+    // Greek letters are read by their names whatever comes before them ("kε": 케이 엡실론).
+    greek: {
+      "ε": "엡실론", "δ": "델타", "Δ": "델타", "σ": "시그마", "ρ": "로", "α": "알파",
+      "β": "베타", "λ": "람다", "μ": "뮤", "θ": "세타"
     },
+    signs: { "%": "퍼센트", "×": "배", k: "케이", n: "엔", x: "엑스" },
     units: [["MPa²", "메가파스칼 제곱"], ["MPa", "메가파스칼"], ["kg", "킬로그램"], ["bits", "비트"], ["bit", "비트"]],
     skipped: /[ \u00a0\u202f」』)\]}’”'"〉》.]+$/,
     number: /(\d[\d,]*)(?:\.(\d+))?$/
@@ -308,6 +310,7 @@
       if (zeros === whole.length) return readingSound(KOREAN.digits[0]);
       return readingSound(KOREAN.places[Math.min(zeros, 4) - 1]);
     }
+    if (KOREAN.greek.hasOwnProperty(last)) return readingSound(KOREAN.greek[last]);
     for (var i = 0; i < KOREAN.units.length; i++) {
       var unit = KOREAN.units[i][0];
       var before = body.slice(0, body.length - unit.length);
