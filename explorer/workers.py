@@ -116,18 +116,27 @@ def _end_with_parent() -> None:
 def _in_worker(function: Callable[..., Any], running: str, arguments: Sequence[Any]) -> Any:
     _end_with_parent()
     folder = Path(running)
-    (folder / "workers" / str(os.getpid())).touch()
-    if (folder / "stop").exists():
-        return None  # the build stopped early: nobody will read this task's outcome
-    return function(*arguments, running=RunningPoints(folder))
+    # Recorded while this task runs, and before the stop check: a stop either finds this
+    # record (and kills the worker) or was decided before the check (and the task returns).
+    busy = folder / "workers" / str(os.getpid())
+    busy.touch()
+    try:
+        if (folder / "stop").exists():
+            return None  # the build stopped early: nobody will read this task's outcome
+        return function(*arguments, running=RunningPoints(folder))
+    finally:
+        busy.unlink(missing_ok=True)
 
 
 def _stop(folder: Path, outcomes: Iterator[Any]) -> None:
-    """End a run early: no new task starts, and every worker of the run is killed.
+    """End a run early: no new task starts, and every worker busy with one of its tasks is
+    killed.
 
     Killing the workers, rather than asking joblib to cancel its tasks, takes the
     path loky takes for a crashed worker, which stops a point that would run for
-    minutes and leaves no thread racing the cancellation.
+    minutes and leaves no thread racing the cancellation. An idle worker is left alone:
+    no task of the run is left to fail and tell joblib that the pool is broken, so the
+    next run could be handed the dead pool (its points would fail as killed by SIGKILL).
     """
     (folder / "stop").touch()
     for record in (folder / "workers").iterdir():

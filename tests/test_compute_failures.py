@@ -23,7 +23,7 @@ from click.testing import CliRunner, Result
 from privacy_explorer import cli as cli_module
 from privacy_explorer import runner
 from privacy_explorer.cli import cli
-from privacy_explorer.workers import WorkerDied
+from privacy_explorer.workers import WorkerDied, in_workers
 
 WHERE = "compute/dice.py: lesson 01-dice, grid point (threshold=5, prior=add_one)"
 
@@ -263,6 +263,23 @@ def test_workers_end_when_the_build_is_killed(sample_project: Path, tmp_path: Pa
         build.wait()
     workers = [int(path.name) for path in pids.iterdir()]
     assert wait_until(lambda: not any(alive(pid) for pid in workers))
+
+
+def worker_id(number: int, running: object) -> tuple[int, int]:
+    """A task that says which process ran it."""
+    return number, os.getpid()
+
+
+def test_a_run_stopped_after_its_last_task_kills_no_worker_and_the_next_run_works() -> None:
+    outcomes = in_workers(worker_id, [(number,) for number in range(6)], jobs=2)
+    done = [next(outcomes) for _ in range(6)]  # every task has returned, the loop not ended
+    outcomes.close()  # as a build does when its last point failed
+    workers = {pid for _, pid in done}
+    assert os.getpid() not in workers and all(alive(pid) for pid in workers)
+    # Killing an idle worker would leave no task to report it, so the next run could be given
+    # the dead pool and fail as "killed by SIGKILL".
+    again = list(in_workers(worker_id, [(number,) for number in range(6)], jobs=2))
+    assert [number for number, _ in again] == list(range(6))
 
 
 def test_of_several_points_a_dead_worker_was_on_the_one_that_kills_is_named(
