@@ -226,7 +226,9 @@ def test_the_runtime_reads_values_as_the_build_does(context: BrowserContext, pho
     # Every reading the build knows, alone, after a letter and after a digit: a table entry
     # the runtime lacks, or reads differently, shows here.
     tables = (LETTER_READINGS, GREEK_READINGS, SIGN_READINGS, UNIT_READINGS)
-    values += [f"{before}{name}" for table in tables for name in table for before in ("", "k", "2 ")]
+    values += [
+        f"{before}{name}" for table in tables for name in table for before in ("", "k", "2 ")
+    ]
     in_browser = page.evaluate("values => values.map(v => window.explorerFinalSound(v))", values)
     for value, sound in zip(values, in_browser, strict=True):
         try:

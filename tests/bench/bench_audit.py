@@ -8,7 +8,9 @@ counted as the resident memory of the whole process tree (the audit and its
 worker processes, sampled every 50 ms); this prints the measurements, the time
 of each step and their ratio to that budget, and asserts nothing. Then the time
 of an audit with a large reference sample: 100,000 reference rows, 10,000
-synthetic rows and 2,000 targets (1,000 members, 1,000 non-members).
+synthetic rows and 2,000 targets (1,000 members, 1,000 non-members). Last, how
+long ``explorer audit`` takes to stop when it gets SIGTERM or SIGINT in the middle
+of the 10,000-row audit (issue 20 §3: within 2 s, every worker process gone).
 
 ``--scale-only`` skips the verdict's error rates below (they take minutes).
 
@@ -25,13 +27,17 @@ that copy a share ε = 0.2, 0.3, 0.4 of their records from the members, exactly
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import psutil  # type: ignore[import-untyped]
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
@@ -45,6 +51,7 @@ ROWS = 10_000
 COLUMNS = 10
 BUDGET_SECONDS = 90.0
 BUDGET_BYTES = int(1.5 * 1024**3)
+STOP_BUDGET_SECONDS = 2.0
 LARGE_REFERENCE = 100_000
 LARGE_SYNTHETIC = 10_000
 LARGE_TARGETS = 1_000
@@ -226,6 +233,37 @@ def timed_audit(data: dict[str, pd.DataFrame], title: str) -> tuple[float, int, 
     return elapsed, usage.peak, cpu
 
 
+def stop_latency(data: dict[str, pd.DataFrame], number: signal.Signals) -> tuple[float, float]:
+    """Seconds from ``number`` to the audit's exit, and to its last worker's end.
+
+    The audit runs as a user runs it (the ``explorer`` command next to this Python), on the
+    tables of ``data`` written as CSV files; the signal is sent 3 s after its workers started.
+    """
+    explorer = Path(sys.executable).parent / "explorer"
+    with tempfile.TemporaryDirectory(prefix="bench-audit-stop-") as folder:
+        files = {}
+        for role, table in data.items():
+            files[role] = Path(folder) / f"{role}.csv"
+            table.to_csv(files[role], index=False)
+        command = [str(explorer), "audit", "--out", str(Path(folder) / "out"), "--jobs", "2"]
+        for role in ("members", "nonmembers", "reference", "synthetic"):
+            command += [f"--{role}", str(files[role])]
+        audit = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        assert audit.stderr is not None
+        audit.stderr.read(len("Auditing"))  # the progress bar: the attacks have started
+        process = psutil.Process(audit.pid)
+        while not process.children(recursive=True):  # the worker processes are up
+            psutil.wait_procs([process], timeout=0.05)
+        time.sleep(3.0)  # well into the attacks (the whole audit takes about a minute)
+        workers = process.children(recursive=True)
+        sent = time.perf_counter()
+        audit.send_signal(number)
+        audit.wait(timeout=120)
+        exited = time.perf_counter() - sent
+        psutil.wait_procs(workers, timeout=120)
+        return exited, time.perf_counter() - sent
+
+
 def main() -> None:
     if "--scale-only" not in sys.argv[1:]:
         verdict_rates()
@@ -256,6 +294,12 @@ def main() -> None:
         f"total        {elapsed:7.1f} s  (CPU {cpu:.1f} s; peak memory {peak / 1024**2:.0f} MB; "
         f"load average now {os.getloadavg()[0]:.1f})"
     )
+    for number in (signal.SIGTERM, signal.SIGINT):
+        exited, ended = stop_latency(tables(), number)
+        print(
+            f"stopped by {number.name}: exited {exited:.2f} s after the signal, last worker "
+            f"gone at {ended:.2f} s ({ended / STOP_BUDGET_SECONDS:.2f} of the 2 s budget)"
+        )
 
 
 if __name__ == "__main__":
