@@ -6,7 +6,9 @@ folder holding anything else is refused unless ``force`` is given; even then
 nothing but the outputs and the marker is written, nothing is deleted, and a
 file named like an output that an earlier audit did not write is never
 replaced. The outputs are written into one temporary folder and moved into
-place at the end, so a failed or stopped audit leaves the folder as it was.
+place at the end, so a failed or stopped audit leaves the folder as it was; the
+temporary folder of an audit killed outright is removed by the next one
+(:func:`remove_stale_staging`).
 """
 
 from __future__ import annotations
@@ -66,7 +68,9 @@ def check_output_folder(out: Path, force: bool) -> None:
         if (out / name).is_file() and _file_digest(out / name) == digest
     }
     foreign = sorted(
-        entry.name for entry in out.iterdir() if entry.name not in ours and entry.name != MARKER
+        entry.name
+        for entry in out.iterdir()
+        if entry.name not in ours and entry.name != MARKER and not _is_staging(entry)
     )
     taken = [name for name in OUTPUTS if name in foreign]
     if force and taken:
@@ -91,7 +95,57 @@ def _file_digest(path: Path) -> str:
 
 
 STAGING_PREFIX = ".explorer-audit-staging."
-"""Name prefix of the temporary folder the outputs are written into before they are moved."""
+"""Name prefix of the temporary folder the outputs are written into before they are moved.
+
+The writing process's id follows it (``.explorer-audit-staging.<pid>.<random>``), so a
+folder left by an audit killed with SIGKILL, which no handler can clean up, is known as
+stale by the next audit: :func:`remove_stale_staging` removes it.
+"""
+
+
+def _is_staging(entry: Path) -> bool:
+    return entry.name.startswith(STAGING_PREFIX) and entry.is_dir() and not entry.is_symlink()
+
+
+def _writer_alive(entry: Path) -> bool:
+    """Whether the process that made staging folder ``entry`` may still be writing into it."""
+    pid = entry.name[len(STAGING_PREFIX) :].split(".", 1)[0]
+    if not pid.isdigit():
+        return True  # not named by this version: never taken for stale
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process of that id
+    return True
+
+
+def remove_stale_staging(folder: Path) -> list[Path]:
+    """Remove the staging folders in ``folder`` that killed audits left; return them.
+
+    Only a folder whose writer has ended and which holds nothing but outputs an audit
+    writes is removed. One holding a ``previous/`` folder with files (an earlier
+    audit's outputs, moved aside when the kill came) is left as it is, so nothing is lost.
+    """
+    removed: list[Path] = []
+    if not folder.is_dir():
+        return removed
+    allowed = {*OUTPUTS, MARKER, "previous"}
+    for entry in sorted(folder.iterdir()):
+        if not _is_staging(entry) or _writer_alive(entry):
+            continue
+        names = {child.name for child in entry.iterdir()}
+        previous = entry / "previous"
+        kept_files = previous.is_dir() and any(previous.iterdir())
+        if (
+            names <= allowed
+            and not kept_files
+            and not (previous.exists() and not previous.is_dir())
+        ):
+            shutil.rmtree(entry, ignore_errors=True)
+            removed.append(entry)
+    return removed
 
 
 def _umask() -> int:
@@ -143,7 +197,7 @@ def _create_folder(out: Path, contents: Mapping[str, bytes]) -> None:
     try:
         for folder in created:
             folder.mkdir()
-        stage = Path(tempfile.mkdtemp(dir=out.parent, prefix=STAGING_PREFIX))
+        stage = Path(tempfile.mkdtemp(dir=out.parent, prefix=f"{STAGING_PREFIX}{os.getpid()}."))
         try:
             for name, content in contents.items():
                 _write_file(stage / name, content)
@@ -166,7 +220,7 @@ def _replace_in_folder(out: Path, contents: Mapping[str, bytes]) -> None:
     any move fails (or a signal arrives) the files already moved are put back,
     so ``out`` ends as it was or with every new file, never in between.
     """
-    stage = Path(tempfile.mkdtemp(dir=out, prefix=STAGING_PREFIX))
+    stage = Path(tempfile.mkdtemp(dir=out, prefix=f"{STAGING_PREFIX}{os.getpid()}."))
     previous = stage / "previous"
     keep = False
     try:
@@ -212,6 +266,7 @@ def write_outputs(out: Path, files: Mapping[str, str]) -> None:
     """
     contents = {name: files[name].encode("utf-8") for name in OUTPUTS}
     contents[MARKER] = marker_bytes(digests(contents))
+    remove_stale_staging(out if out.exists() else out.parent)
     try:
         if out.exists():
             _replace_in_folder(out, contents)

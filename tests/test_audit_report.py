@@ -6,6 +6,8 @@ import errno
 import hashlib
 import os
 import re
+import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -18,7 +20,13 @@ from click.testing import CliRunner, Result
 
 from privacy_explorer import __version__, audit_output
 from privacy_explorer.audit_cli import audit_library
-from privacy_explorer.audit_output import MARKER, OUTPUTS, AuditError, write_outputs
+from privacy_explorer.audit_output import (
+    MARKER,
+    OUTPUTS,
+    STAGING_PREFIX,
+    AuditError,
+    write_outputs,
+)
 from privacy_explorer.audit_report import (
     ADVICE_EPSILON,
     LESSONS,
@@ -193,6 +201,42 @@ def test_a_failure_moving_the_last_file_puts_the_earlier_ones_back(tmp_path, mon
     with pytest.raises(AuditError, match="cannot write the report"):
         write_outputs(out, {name: f"new {name}\n" for name in OUTPUTS})
     assert snapshot(out) == before
+
+
+def ended_process_id() -> int:
+    """The id of a process that has ended (a staging folder's writer killed by SIGKILL)."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_a_staging_folder_a_killed_audit_left_neither_blocks_nor_stays(tmp_path):
+    paths = distinctive_tables(tmp_path)
+    out = tmp_path / "out"
+    before = earlier_audit(out)
+    dead = ended_process_id()
+    # SIGKILL while writing: no handler runs, the staging folder stays in out.
+    left = out / f"{STAGING_PREFIX}{dead}.abc123"
+    left.mkdir()
+    (left / "report.html").write_text("half a report", "utf-8")
+    (left / "previous").mkdir()
+    # Killed while moving: an earlier audit's file is in previous/, so that folder is kept.
+    moving = out / f"{STAGING_PREFIX}{dead}.def456"
+    (moving / "previous").mkdir(parents=True)
+    (moving / "previous" / "scores.csv").write_text("earlier scores\n", "utf-8")
+    # Another audit writing right now (this process is alive): not touched either.
+    live = out / f"{STAGING_PREFIX}{os.getpid()}.ghi789"
+    live.mkdir()
+    result = invoke(*args_for(paths, out, "--force", "--lang", "en"))
+    assert result.exit_code == 0, result.output
+    assert not left.exists()
+    assert (moving / "previous" / "scores.csv").read_text("utf-8") == "earlier scores\n"
+    assert live.is_dir()
+    assert snapshot(out)["notes.txt"] == before["notes.txt"]
+    # Without --force, a leftover staging folder is not taken for a file of the user's.
+    (out / "notes.txt").unlink()
+    again = invoke(*args_for(paths, out, "--lang", "en"))
+    assert again.exit_code == 0, again.output
 
 
 def test_a_new_out_is_created_whole_or_not_at_all(tmp_path, monkeypatch):
