@@ -25,7 +25,7 @@ import sys
 import tempfile
 import threading
 import warnings
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -160,7 +160,7 @@ def _how_it_ended(exc: TerminatedWorkerError) -> str:
 
 def in_workers(
     function: Callable[..., Any], tasks: Sequence[Sequence[Any]], jobs: int
-) -> Iterator[Any]:
+) -> Generator[Any, None, None]:
     """``function(*task, running=...)`` for each task, on ``jobs`` worker processes, in order.
 
     Close the iterator (``contextlib.closing``) when stopping early: that kills
