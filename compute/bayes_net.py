@@ -36,7 +36,9 @@ Back to values (:func:`decode`)
     value, so it is what the private version uses).
 
 The ε-differentially private version (:func:`private_bayes_net`) builds the same
-model from noisy pairwise tables; its privacy accounting is written out there.
+model from pairwise tables released with lesson 03's Laplace mechanism
+(:mod:`compute.laplace`) on public, equal-width bins; its privacy accounting is
+written out in :func:`noisy_pair_tables`.
 
 Randomness
     ``rng`` is the only source. Sampling draws one ``size × d`` block of
@@ -57,20 +59,33 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
+from .laplace import COUNT_SENSITIVITY, laplace_noise, nonzero_uniforms
+
 __all__ = [
     "BAYES_NET_BINS",
+    "NEIGHBOURING",
+    "PRIVATE_BINS",
+    "PRIVATE_DOMAIN",
+    "PRIVATE_EPSILONS",
     "BayesNet",
     "Discretization",
+    "NoisyTables",
+    "PrivacyAccount",
     "ValueMode",
+    "account_for",
     "bayes_net",
     "chow_liu_tree",
     "decode",
     "fit_bayes_net",
     "fit_from_pair_tables",
+    "fit_private_bayes_net",
     "mutual_information",
     "mutual_information_matrix",
+    "noisy_pair_tables",
     "pair_counts",
     "pairs",
+    "private_bayes_net",
+    "private_discretization",
     "quantile_bins",
     "uniform_bins",
 ]
@@ -80,6 +95,16 @@ IntArray = npt.NDArray[np.intp]
 
 BAYES_NET_BINS: tuple[int, ...] = (5, 10, 20)
 """Numbers of quantile bins per column offered as settings (:data:`compute.generators`)."""
+
+PRIVATE_EPSILONS: tuple[float, ...] = (0.1, 1.0, 10.0)
+"""The privacy budgets offered as settings of the private version."""
+PRIVATE_BINS = 8
+"""Equal-width bins per column of the private version."""
+PRIVATE_DOMAIN: tuple[float, float] = (-4.0, 4.0)
+"""The public interval of every column for the private version, in the units it receives
+(standardized units in :data:`compute.generators.FAMILIES`); values outside are clipped to it."""
+NEIGHBOURING = "add or remove one record"
+"""The neighbouring relation of the private version's guarantee (lesson 03's)."""
 
 ValueMode = Literal["members", "uniform"]
 """How a drawn bin becomes a value: a member value in the bin, or uniform in its interval."""
@@ -389,3 +414,179 @@ def bayes_net(
     model = fit_bayes_net(members, discretization)
     codes = model.sample_codes(size, rng)
     return decode(codes, discretization, rng, "members", members)
+
+
+# ---------------------------------------------------------------------------------------------
+# The ε-differentially private version
+
+
+@dataclass(frozen=True)
+class PrivacyAccount:
+    """How :func:`noisy_pair_tables` spends its budget ``ε`` (see its docstring)."""
+
+    epsilon: float
+    """The budget of the whole release, under :attr:`neighbouring`."""
+    tables: tuple[tuple[int, int], ...]
+    """The released pairwise tables ``(a, b)``, ``a < b``, in the order their noise is drawn."""
+    sensitivity: float
+    """The L1 sensitivity of each table under :attr:`neighbouring`: 1 (one cell moves by 1)."""
+    shares: tuple[float, ...]
+    """The ε spent on each table, in the order of :attr:`tables`."""
+    scales: tuple[float, ...]
+    """The Laplace scale of every cell of each table: ``sensitivity / share``."""
+    neighbouring: str = NEIGHBOURING
+    """The neighbouring relation the guarantee is stated for."""
+
+    @property
+    def spent(self) -> float:
+        """The sum of the shares, which basic composition says is the release's ε."""
+        return math.fsum(self.shares)
+
+    @property
+    def replace_one_epsilon(self) -> float:
+        """The guarantee for neighbours that differ by replacing one record: ``2ε``."""
+        return 2.0 * self.epsilon
+
+
+def account_for(columns: int, epsilon: float) -> PrivacyAccount:
+    """The budget split of :func:`noisy_pair_tables` for ``columns`` columns and budget ``ε``."""
+    if not (math.isfinite(epsilon) and epsilon > 0):
+        raise ValueError(f"epsilon must be a finite number > 0, got {epsilon!r}")
+    if columns < 2:
+        raise ValueError(f"the private network needs at least 2 columns, got {columns}")
+    tables = pairs(columns)
+    share = epsilon / len(tables)
+    return PrivacyAccount(
+        epsilon=float(epsilon),
+        tables=tables,
+        sensitivity=COUNT_SENSITIVITY,
+        shares=(share,) * len(tables),
+        scales=(COUNT_SENSITIVITY / share,) * len(tables),
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class NoisyTables:
+    """The released pairwise tables and the account of what releasing them cost."""
+
+    account: PrivacyAccount
+    """The budget split and noise scales."""
+    noisy: dict[tuple[int, int], FloatArray]
+    """Each table's counts plus Laplace noise: the only quantities computed from the data."""
+
+    def post_processed(self) -> dict[tuple[int, int], FloatArray]:
+        """The noisy tables with negative cells set to 0 (post-processing: no further cost)."""
+        return {pair: np.maximum(table, 0.0) for pair, table in self.noisy.items()}
+
+
+def noisy_pair_tables(
+    codes: IntArray, levels: tuple[int, ...], epsilon: float, rng: np.random.Generator
+) -> NoisyTables:
+    r"""Every pairwise table of binned records, released with the Laplace mechanism at budget ε.
+
+    Privacy accounting
+        *Neighbouring relation.* ``D`` and ``D′`` are neighbours when one is the
+        other with one record added or removed (:data:`NEIGHBOURING`, lesson
+        03's relation). Fixed in advance and public: the number of columns
+        ``d``, the bins (for the private generator: :data:`PRIVATE_BINS`
+        equal-width bins of :data:`PRIVATE_DOMAIN`, values outside clipped to
+        it), the release size and ``ε``. The number of records is never used.
+
+        *What is released.* The ``K = d(d − 1)/2`` tables ``c_ab`` (``a < b``):
+        ``c_ab[i, j]`` counts the records with bin ``i`` in column ``a`` and bin
+        ``j`` in column ``b``. Binning (with its clipping) is applied to each
+        record on its own, so a record lands in exactly one cell of each table.
+
+        *Sensitivity.* Adding or removing one record changes exactly one cell of
+        each table, by exactly 1: each table's L1 sensitivity is ``Δ₁ = 1``
+        (:data:`compute.laplace.COUNT_SENSITIVITY`); all ``K`` tables together
+        have ``Δ₁ = K``.
+
+        *Split of ε.* Evenly: table ``c_ab`` gets ``ε_ab = ε / K`` and every one
+        of its cells gets independent ``Lap(0, Δ₁ / ε_ab) = Lap(0, K / ε)`` noise
+        (:func:`compute.laplace.laplace_noise` on :func:`nonzero_uniforms` from
+        ``rng``, table by table in the order of :func:`pairs`, cells row by
+        row). Each table is then ``ε / K``-differentially private (the Laplace
+        mechanism for a vector of L1 sensitivity 1), and by sequential
+        composition the ``K`` tables together are ``Σ ε_ab = ε``-differentially
+        private. (Equivalently: one Laplace mechanism on the concatenated
+        vector, of sensitivity ``K``, at scale ``K / ε``.)
+
+        *Post-processing.* Everything after the release — negative cells set to
+        0, normalising, the mutual information, the Chow–Liu tree, the
+        conditionals, ancestral sampling and mapping bins to uniform values in
+        them — reads only the noisy tables, public constants and randomness
+        independent of the data. A function of an ε-DP output is ε-DP, so the
+        synthetic records are ε-DP too, and choosing the structure costs
+        nothing extra.
+
+        *Replacing one record.* If neighbours are two tables of the same size
+        that differ in one record (a fixed-size member set), one record leaves
+        one cell and enters another: each table's L1 sensitivity is 2, and the
+        same mechanism is ``2ε``-DP under that relation
+        (:attr:`PrivacyAccount.replace_one_epsilon`); a bound such as
+        ``TPR ≤ e^ε · FPR`` then holds with ``e^{2ε}``.
+
+        *What the guarantee does not cover.* The units the codes come from:
+        :func:`compute.generators.generate` standardizes the members with their
+        own means and standard deviations before a family sees them, which is
+        not private; the guarantee is for the members as the function receives
+        them (an end-to-end guarantee needs a standardization fixed without the
+        data). The noise is drawn in floating point, which, like lesson 03's
+        illustrations, protects no real data (Mironov 2012).
+
+    Returns
+    -------
+    NoisyTables
+        The noisy tables (which may have negative or fractional cells) and the
+        :class:`PrivacyAccount`.
+    """
+    account = account_for(len(levels), epsilon)
+    sizes = [levels[a] * levels[b] for a, b in account.tables]
+    uniforms = nonzero_uniforms(rng, sum(sizes))
+    noisy: dict[tuple[int, int], FloatArray] = {}
+    start = 0
+    for (a, b), size, scale in zip(account.tables, sizes, account.scales, strict=True):
+        noise = laplace_noise(uniforms[start : start + size], scale).reshape(levels[a], levels[b])
+        noisy[(a, b)] = pair_counts(codes, levels, a, b) + noise
+        start += size
+    return NoisyTables(account, noisy)
+
+
+def private_discretization(columns: int) -> Discretization:
+    """The public bins of the private generator: :data:`PRIVATE_BINS` bins of the domain."""
+    return uniform_bins(*PRIVATE_DOMAIN, PRIVATE_BINS, columns)
+
+
+def fit_private_bayes_net(
+    members: npt.ArrayLike,
+    discretization: Discretization,
+    epsilon: float,
+    rng: np.random.Generator,
+) -> tuple[BayesNet, NoisyTables]:
+    """The Chow–Liu network of noisy pairwise tables: ε-DP under :data:`NEIGHBOURING`.
+
+    ``discretization`` must not depend on the data (e.g. :func:`uniform_bins`);
+    the tables are released by :func:`noisy_pair_tables`, everything else is
+    :func:`fit_from_pair_tables` on the post-processed tables.
+    """
+    codes = discretization.codes(members)
+    released = noisy_pair_tables(codes, discretization.levels, epsilon, rng)
+    return fit_from_pair_tables(discretization, released.post_processed()), released
+
+
+def private_bayes_net(
+    members: FloatArray, epsilon: float | None, size: int, rng: np.random.Generator
+) -> FloatArray:
+    """The generator family: ε-DP Chow–Liu network on public bins, uniform values in each bin.
+
+    ``epsilon`` is the budget under :data:`NEIGHBOURING` (``2ε`` for replacing
+    one record); see :func:`noisy_pair_tables` for the accounting and what it
+    does not cover.
+    """
+    if epsilon is None or not (math.isfinite(epsilon) and epsilon > 0):
+        raise ValueError(f"the private Bayesian network needs an epsilon > 0, got {epsilon}")
+    discretization = private_discretization(_table(members, "members").shape[1])
+    model, _ = fit_private_bayes_net(members, discretization, epsilon, rng)
+    codes = model.sample_codes(size, rng)
+    return decode(codes, discretization, rng, "uniform")

@@ -38,10 +38,17 @@ Families
         quantile bins (:func:`compute.bayes_net.bayes_net`): pairwise
         dependence along a tree is kept, and every value of a column is a
         member's value of that column. Parameter: the bins ``b``.
+    ``private_bayes_net``
+        The same network built from pairwise tables released with the Laplace
+        mechanism on public bins (:func:`compute.bayes_net.private_bayes_net`):
+        ε-differentially private for adding or removing one member (``2ε``
+        for replacing one), with respect to the standardized members it
+        receives (the standardizing in :func:`generate` is not private; see
+        :func:`compute.bayes_net.noisy_pair_tables`). Parameter: ``ε``.
 
 Lesson 05 iterates over :data:`GENERATOR_SETTINGS` only, which holds the first
-four families; :data:`BAYES_NET_SETTINGS` names the Bayesian-network settings
-for experiments that are not (yet) part of its grid.
+four families; :data:`BAYES_NET_SETTINGS` names the settings of the two
+Bayesian-network families for experiments that are not (yet) part of its grid.
 
 Randomness
     ``rng`` is the only source: the mixture's k-means start is seeded with an
@@ -60,7 +67,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.mixture import GaussianMixture
 from sklearn.neighbors import NearestNeighbors
 
-from .bayes_net import BAYES_NET_BINS, bayes_net
+from .bayes_net import BAYES_NET_BINS, PRIVATE_EPSILONS, bayes_net, private_bayes_net
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -168,6 +175,7 @@ FAMILIES: dict[str, Generator] = {
     "smote": smote,
     "marginals": independent_marginals,
     "bayes_net": bayes_net,
+    "private_bayes_net": private_bayes_net,
 }
 """Every generator family by name; the one place a family name is looked up."""
 
@@ -233,17 +241,30 @@ GENERATOR_SETTINGS: tuple[GeneratorSetting, ...] = (
 """The settings lesson 05 compares, from smoothing to memorizing within each family."""
 
 
-BAYES_NET_SETTINGS: tuple[GeneratorSetting, ...] = tuple(
-    GeneratorSetting(
-        f"bayes-net-{b}",
-        "bayes_net",
-        b,
-        f"베이즈 네트워크 (구간 {b}개)",
-        f"Bayesian network ({b} bins)",
-    )
-    for b in BAYES_NET_BINS
+BAYES_NET_SETTINGS: tuple[GeneratorSetting, ...] = (
+    *(
+        GeneratorSetting(
+            f"bayes-net-{b}",
+            "bayes_net",
+            b,
+            f"베이즈 네트워크 (구간 {b}개)",
+            f"Bayesian network ({b} bins)",
+        )
+        for b in BAYES_NET_BINS
+    ),
+    *(
+        GeneratorSetting(
+            f"dp-bayes-net-{e:g}",
+            "private_bayes_net",
+            e,
+            f"차분 프라이버시 베이즈 네트워크 (ε = {e:g})",
+            f"DP Bayesian network (ε = {e:g})",
+        )
+        for e in PRIVATE_EPSILONS
+    ),
 )
-"""Bayesian-network settings, coarse to fine; not part of lesson 05's grid."""
+"""Bayesian-network settings: coarse to fine bins, then ε-DP at ε = 0.1, 1, 10 (add/remove one
+record). Not part of lesson 05's grid."""
 
 
 def setting_by_key(key: str) -> GeneratorSetting:
