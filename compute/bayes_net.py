@@ -71,7 +71,6 @@ __all__ = [
     "Discretization",
     "NoisyTables",
     "PrivacyAccount",
-    "ValueMode",
     "account_for",
     "bayes_net",
     "chow_liu_tree",
