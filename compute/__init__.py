@@ -19,7 +19,7 @@ tested against an independent reference (SciPy, scikit-learn, brute force):
     metrics that judge any attack's scores (ROC curve, AUC, TPR at a given FPR,
     confidence intervals) and the statistics layer over them (exact intervals,
     paired comparisons, multiplicity, the label-permutation test, the
-    empirical ε lower bound).
+    empirical ε lower bound, the coverage ceiling).
 :mod:`compute.audit_data` and :mod:`compute.audit`
     An audit of a synthetic release from four tables (members, non-members,
     reference, synthetic): reading and checking them, encoding, every attack and
