@@ -6,10 +6,10 @@ it; it never sees two columns together except through a pairwise table.
 Discretization (:class:`Discretization`)
     Each column is cut into at most ``b`` bins. :func:`quantile_bins` puts the
     edges at the members' own quantiles (``numpy.quantile`` with
-    ``method="inverted_cdf"``, so every edge but the largest is a member value,
-    and repeated edges are merged: a column with few distinct values gets
-    fewer bins). Bin ``k`` of a column is ``[e_k, e_{k+1})``, the last one
-    closed, so each quantile bin holds at least one member.
+    ``method="inverted_cdf"``, so every edge is a member value, and repeated
+    edges are merged: a column with few distinct values gets fewer bins).
+    Bin ``k`` of a column is ``[e_k, e_{k+1})``, the last one closed, so each
+    quantile bin holds at least one member.
     :func:`uniform_bins` cuts a fixed, public interval into ``b`` equal bins;
     values outside it are clipped to the interval (the private version needs
     edges that do not depend on the data).

@@ -694,9 +694,9 @@ def auc_ceiling(coverage: float) -> float:
         ``E[AUC] ≤ P · 1 + (1 − P) · ½ = ½ + ½·P``.
 
     The bound is on the expected AUC; an observed AUC can exceed it by the
-    sampling error of the uncopied members against the non-members (about
-    ``(1 − P)`` times the chance spread of
-    :func:`~compute.attacks.metrics.chance_auc_spread`). For a generator whose
+    sampling error of the uncopied members against the non-members: about
+    ``(1 − P) · chance_auc_spread(uncopied members, non-members)``
+    (:func:`~compute.attacks.metrics.chance_auc_spread`). For a generator whose
     records depend on every member (a fitted mixture, a network of counts)
     there is no such ceiling: this one must not be drawn for it.
     """
