@@ -11,6 +11,7 @@ from scipy import integrate, stats
 from privacy_explorer.compute.attacks import (
     auc,
     auc_ceiling,
+    ceiling_clears_chance,
     copy_coverage,
     coverage_ceiling,
     dcr_scores,
@@ -153,6 +154,22 @@ def test_the_tpr_ceiling_integrates_to_the_auc_ceiling() -> None:
         area, _ = integrate.quad(lambda fpr, p=share: tpr_ceiling(p, fpr), 0.0, 1.0)
         assert area == pytest.approx(auc_ceiling(share), abs=1e-12)
         assert tpr_ceiling(share, 0.0) == share and tpr_ceiling(share, 1.0) == 1.0
+
+
+def test_whether_the_ceiling_clears_the_chance_band() -> None:
+    # Lesson 05's release (200 members, 200 non-members, 400 records): at ε = 0.05 the
+    # ceiling is inside 0.5 ± 2σ₀, at ε = 0.4 far outside.
+    sigma = math.sqrt((200 + 200 + 1) / (12 * 200 * 200))
+    for epsilon in (0.05, 0.1, 0.2, 0.4):
+        share = copy_probability(epsilon=epsilon, size=400, members=200)
+        clears = ceiling_clears_chance(share, 200, 200)
+        assert clears == (0.5 + 0.5 * share > 0.5 + 2 * sigma)
+    assert not ceiling_clears_chance(
+        copy_probability(epsilon=0.05, size=400, members=200), 200, 200
+    )
+    assert ceiling_clears_chance(copy_probability(epsilon=0.4, size=400, members=200), 200, 200)
+    # A release 16 times as large lifts the ceiling at ε = 0.05 out of the band.
+    assert ceiling_clears_chance(copy_probability(epsilon=0.05, size=6400, members=200), 200, 200)
 
 
 def test_bad_inputs_are_refused() -> None:

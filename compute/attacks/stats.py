@@ -46,7 +46,7 @@ import numpy.typing as npt
 from scipy import stats
 from scipy.spatial import cKDTree
 
-from .metrics import clopper_pearson
+from .metrics import chance_auc_spread, clopper_pearson
 from .validation import FloatArray, as_probability, as_records, as_scores, same_columns
 
 __all__ = [
@@ -58,6 +58,7 @@ __all__ = [
     "TprAtFpr",
     "auc_ceiling",
     "benjamini_hochberg_adjusted",
+    "ceiling_clears_chance",
     "clopper_pearson",
     "closer_than_fresh_test",
     "copy_coverage",
@@ -702,6 +703,22 @@ def auc_ceiling(coverage: float) -> float:
     """
     share = as_probability(coverage, "coverage", open_interval=False)
     return 0.5 + 0.5 * share
+
+
+def ceiling_clears_chance(
+    coverage: float, members: int, nonmembers: int, *, spreads: float = 2.0
+) -> bool:
+    """Whether the AUC ceiling lies above the chance band ``½ + spreads · σ₀``.
+
+    ``σ₀`` is :func:`~compute.attacks.metrics.chance_auc_spread` for the
+    group sizes (the band lesson 05 draws uses two of them). Where the ceiling
+    is inside the band, no attack can be told from a coin at that setting, so
+    ranking attacks there ranks noise.
+    """
+    if not (math.isfinite(spreads) and spreads >= 0):
+        raise ValueError(f"spreads must be a finite number ≥ 0, got {spreads!r}")
+    band = 0.5 + spreads * chance_auc_spread(members, nonmembers)
+    return auc_ceiling(coverage) > band
 
 
 def tpr_ceiling(coverage: float, fpr: float) -> float:
