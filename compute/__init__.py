@@ -5,7 +5,8 @@ tested against an independent reference (SciPy, scikit-learn, brute force):
 
 :mod:`compute.datasets`
     Checked access to the files in ``data/``: a file whose SHA-256 differs from
-    ``data/SOURCES.md`` is refused (the UCI concrete table, the statute text).
+    ``data/SOURCES.md`` is refused (the UCI concrete table, the statute text,
+    the Synth-MIA housing release).
 :mod:`compute.ngram`
     Character n-gram models with exact add-α smoothing, and the exposure of a
     planted canary among candidate strings (ties count against it).
@@ -18,7 +19,7 @@ tested against an independent reference (SciPy, scikit-learn, brute force):
     metrics that judge any attack's scores (ROC curve, AUC, TPR at a given FPR,
     confidence intervals) and the statistics layer over them (exact intervals,
     paired comparisons, multiplicity, the label-permutation test, the
-    empirical ε lower bound).
+    empirical ε lower bound, the coverage ceiling).
 :mod:`compute.audit_data` and :mod:`compute.audit`
     An audit of a synthetic release from four tables (members, non-members,
     reference, synthetic): reading and checking them, encoding, every attack and
@@ -31,7 +32,12 @@ tested against an independent reference (SciPy, scikit-learn, brute force):
     a synthetic record is a member plus noise of scale ρ, otherwise a fresh draw.
 :mod:`compute.generators`
     Four simple generators for real tables (Gaussian mixture, KDE sampler,
-    SMOTE-style interpolation, independent marginals) in named settings.
+    SMOTE-style interpolation, independent marginals) in named settings, and
+    the two Bayesian-network families.
+:mod:`compute.bayes_net`
+    A Chow–Liu Bayesian network on binned columns, and its ε-differentially
+    private version built from Laplace-noised pairwise tables (accounting
+    written out and returned).
 :mod:`compute.audit_experiments` and :mod:`compute.generator_audit`
     Lesson 05's experiments: every attack on simulated releases and on the
     generators' releases of the concrete data, with seeds, summaries and fits.

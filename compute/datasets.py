@@ -6,8 +6,9 @@ from, its licence and its SHA-256 digest on a line of the form::
     - SHA-256: `<64 lowercase hex digits>`
 
 A lesson reads a data file only through :func:`verify` (or a loader built on it,
-such as :func:`load_concrete`), so a file that changed without its provenance
-being updated stops the build with a message that says what to do.
+such as :func:`load_concrete` or :func:`load_housing`), so a file that changed
+without its provenance being updated stops the build with a message that says
+what to do.
 
 The checksum logic itself is :mod:`privacy_explorer.provenance`, shared with the build;
 like :mod:`privacy_explorer.lesson` it is plain Python, so this module stays usable on
@@ -16,6 +17,7 @@ its own.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -30,11 +32,17 @@ __all__ = [
     "CONCRETE_TARGET",
     "CONSTITUTION_FILE",
     "DATA_DIR",
+    "HOUSING_COLUMNS",
+    "HOUSING_DIR",
+    "HOUSING_FILES",
+    "HOUSING_ROWS",
     "SOURCES_FILE",
     "DataIntegrityError",
+    "HousingRelease",
     "expected_sha256",
     "load_concrete",
     "load_constitution",
+    "load_housing",
     "sha256_of",
     "verify",
 ]
@@ -65,6 +73,51 @@ CONCRETE_TARGET = "compressive_strength"
 
 CONSTITUTION_FILE = "constitution-ko.txt"
 """The Constitution of the Republic of Korea up to Article 39 (a statute, not copyrighted)."""
+
+HOUSING_DIR = "synth-mia-housing"
+"""The folder (inside ``data/``) of the Synth-MIA housing release."""
+
+HOUSING_COLUMNS: tuple[str, ...] = (
+    "longitude",
+    "latitude",
+    "housing_median_age",
+    "total_rooms",
+    "total_bedrooms",
+    "population",
+    "households",
+    "median_income",
+    "median_house_value",
+)
+"""The nine columns of every housing CSV in file order, all read as ``float64``."""
+
+HOUSING_FILES: dict[str, str] = {
+    "members": f"{HOUSING_DIR}/mem.csv",
+    "nonmembers": f"{HOUSING_DIR}/non_mem.csv",
+    "reference": f"{HOUSING_DIR}/ref.csv",
+    "synthetic": f"{HOUSING_DIR}/synth.csv",
+}
+"""Each table of :class:`HousingRelease` and the file (relative to ``data/``) it is read from."""
+
+HOUSING_ROWS = 200
+"""Rows of each housing table."""
+
+
+@dataclass(frozen=True, eq=False)
+class HousingRelease:
+    """The Synth-MIA housing release: a generator's training rows, its output, and two controls.
+
+    Every table has the columns of :data:`HOUSING_COLUMNS` (raw units) and 200 rows;
+    the four are disjoint (no row appears in two of them).
+    """
+
+    members: pd.DataFrame
+    """The rows the generator was trained on (``mem.csv``)."""
+    nonmembers: pd.DataFrame
+    """Rows of the same population the generator never saw (``non_mem.csv``)."""
+    reference: pd.DataFrame
+    """A further sample of the population, the auditor's picture of it (``ref.csv``)."""
+    synthetic: pd.DataFrame
+    """The generator's release (``synth.csv``)."""
 
 
 def verify(name: str, data_dir: Path = DATA_DIR) -> Path:
@@ -128,3 +181,35 @@ def load_constitution(data_dir: Path = DATA_DIR) -> str:
     """
     path = verify(CONSTITUTION_FILE, data_dir)
     return path.read_bytes().decode("utf-8")
+
+
+def load_housing(data_dir: Path = DATA_DIR) -> HousingRelease:
+    """Read the verified Synth-MIA housing release: four tables of 200 rows and 9 columns.
+
+    Each of the four files of :data:`HOUSING_FILES` is checked against its digest
+    in ``data_dir/SOURCES.md`` before any of them is parsed, so a damaged file
+    stops the reading before a table is built.
+
+    Parameters
+    ----------
+    data_dir
+        The folder holding ``synth-mia-housing/`` and ``SOURCES.md``.
+
+    Returns
+    -------
+    HousingRelease
+        Members, non-members, reference and synthetic rows, each a
+        :class:`pandas.DataFrame` with the columns of :data:`HOUSING_COLUMNS` as
+        ``float64``, in raw units (see ``data/SOURCES.md``).
+
+    Raises
+    ------
+    DataIntegrityError
+        If a file is missing or does not match its recorded digest (see :func:`verify`).
+    """
+    paths = {table: verify(name, data_dir) for table, name in HOUSING_FILES.items()}
+    dtypes = dict.fromkeys(HOUSING_COLUMNS, "float64")
+    tables = {
+        table: pd.read_csv(path, dtype=dtypes, encoding="ascii") for table, path in paths.items()
+    }
+    return HousingRelease(**tables)

@@ -33,6 +33,22 @@ Families
         Each column resampled independently (with replacement) from the
         members' values of that column: the empirical marginals are kept,
         every joint relation is broken. No parameter.
+    ``bayes_net``
+        A Chow–Liu Bayesian network on each column cut into at most ``b``
+        quantile bins (:func:`compute.bayes_net.bayes_net`): pairwise
+        dependence along a tree is kept, and every value of a column is a
+        member's value of that column. Parameter: the bins ``b``.
+    ``private_bayes_net``
+        The same network built from pairwise tables released with the Laplace
+        mechanism on public bins (:func:`compute.bayes_net.private_bayes_net`):
+        ε-differentially private for adding or removing one member (``2ε``
+        for replacing one), with respect to the standardized members it
+        receives (the standardizing in :func:`generate` is not private; see
+        :func:`compute.bayes_net.noisy_pair_tables`). Parameter: ``ε``.
+
+Lesson 05 iterates over :data:`GENERATOR_SETTINGS` only, which holds the first
+four families; :data:`BAYES_NET_SETTINGS` names the settings of the two
+Bayesian-network families for experiments that are not (yet) part of its grid.
 
 Randomness
     ``rng`` is the only source: the mixture's k-means start is seeded with an
@@ -50,6 +66,8 @@ import numpy.typing as npt
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.mixture import GaussianMixture
 from sklearn.neighbors import NearestNeighbors
+
+from .bayes_net import BAYES_NET_BINS, PRIVATE_EPSILONS, bayes_net, private_bayes_net
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -156,6 +174,8 @@ FAMILIES: dict[str, Generator] = {
     "kde": kde_sampler,
     "smote": smote,
     "marginals": independent_marginals,
+    "bayes_net": bayes_net,
+    "private_bayes_net": private_bayes_net,
 }
 """Every generator family by name; the one place a family name is looked up."""
 
@@ -219,6 +239,32 @@ GENERATOR_SETTINGS: tuple[GeneratorSetting, ...] = (
     GeneratorSetting("marginals", "marginals", None, "독립 주변분포", "Independent marginals"),
 )
 """The settings lesson 05 compares, from smoothing to memorizing within each family."""
+
+
+BAYES_NET_SETTINGS: tuple[GeneratorSetting, ...] = (
+    *(
+        GeneratorSetting(
+            f"bayes-net-{b}",
+            "bayes_net",
+            b,
+            f"베이즈 네트워크 (구간 {b}개)",
+            f"Bayesian network ({b} bins)",
+        )
+        for b in BAYES_NET_BINS
+    ),
+    *(
+        GeneratorSetting(
+            f"dp-bayes-net-{e:g}",
+            "private_bayes_net",
+            e,
+            f"차분 프라이버시 베이즈 네트워크 (ε = {e:g})",
+            f"DP Bayesian network (ε = {e:g})",
+        )
+        for e in PRIVATE_EPSILONS
+    ),
+)
+"""Bayesian-network settings: coarse to fine bins, then ε-DP at ε = 0.1, 1, 10 (add/remove one
+record). Not part of lesson 05's grid."""
 
 
 def setting_by_key(key: str) -> GeneratorSetting:

@@ -227,6 +227,18 @@ class Release:
         """The share of records that are copies (about ``ε``)."""
         return float(self.copied.mean())
 
+    def members_copied(self, members: int) -> npt.NDArray[np.bool_]:
+        """For each of the ``members`` training rows, whether at least one record copies it.
+
+        Read from :attr:`source`, so a noisy copy (``ρ > 0``) counts as a copy
+        however far its noise moved it. Its mean is the coverage ``P`` of
+        :func:`compute.attacks.stats.coverage_ceiling`; its expectation is
+        :func:`copy_probability`.
+        """
+        if members < 1 or (self.source.size and int(self.source.max()) >= members):
+            raise ValueError(f"members must be at least 1 and cover every source, got {members}")
+        return np.asarray(np.bincount(self.source[self.copied], minlength=members) > 0)
+
 
 def memorizing_release(
     members: npt.ArrayLike,
@@ -280,6 +292,48 @@ def memorizing_release(
     records = np.where(copied[:, None], training[chosen] + noise_scale * noise, fresh)
     source = np.where(copied, chosen, -1).astype(np.intp)
     return Release(records, source, float(epsilon), float(rho), float(noise_scale))
+
+
+def _copy_rate(epsilon: float, size: int, members: int) -> float:
+    if not 0.0 <= epsilon <= 1.0:
+        raise ValueError(f"epsilon must be between 0 and 1, got {epsilon}")
+    if size < 1 or members < 1:
+        raise ValueError(f"size and members must be at least 1, got {size} and {members}")
+    return epsilon / members
+
+
+def expected_copies(*, epsilon: float, size: int, members: int) -> float:
+    """``λ = size · ε / m``: how many records of a release copy one given member, on average.
+
+    Each of the ``size`` records of :func:`memorizing_release` copies this
+    member with probability ``ε / m`` (a copy, chance ``ε``, of a member chosen
+    uniformly among ``m``), independently, so the number of its copies is
+    Binomial(``size``, ``ε / m``), close to Poisson(``λ``).
+    """
+    return size * _copy_rate(epsilon, size, members)
+
+
+def copy_probability(*, epsilon: float, size: int, members: int) -> float:
+    """The exact chance that a given member has at least one copy: ``1 − (1 − ε/m)^size``.
+
+    This is the expected coverage ``P`` of a release of
+    :func:`memorizing_release` (:meth:`Release.members_copied`), and
+    ``½ + ½·P`` its AUC ceiling (:func:`compute.attacks.stats.auc_ceiling`).
+    """
+    rate = _copy_rate(epsilon, size, members)
+    return -math.expm1(size * math.log1p(-rate)) if rate < 1.0 else 1.0
+
+
+def poisson_copy_probability(*, epsilon: float, size: int, members: int) -> float:
+    """The closed form of the copying model: ``1 − e^{−λ}`` with ``λ = size · ε / m``.
+
+    The Poisson limit of :func:`copy_probability`. Since ``ln(1 − q) ≤ −q``
+    it never exceeds the exact value, and it falls short of it by at most
+    ``λ · q / (1 − q)`` with ``q = ε / m`` (from ``ln(1 − q) ≥ −q − q²/(1 − q)``):
+    below 0.002 for lesson 05's current simulation (``m = 200``, ``size = 400``,
+    ``ε ≤ 0.4``).
+    """
+    return -math.expm1(-expected_copies(epsilon=epsilon, size=size, members=members))
 
 
 def release_log_density(

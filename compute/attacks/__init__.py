@@ -22,8 +22,8 @@ Modules
 ``stats``
     What the metrics support: TPR at FPR with an exact interval (or "not
     measurable"), paired comparisons across seeds, Holm and Benjamini–Hochberg
-    adjustments, the label-permutation test over all attacks at once and the
-    empirical ε lower bound of DP auditing.
+    adjustments, the label-permutation test over all attacks at once, the
+    empirical ε lower bound of DP auditing and the coverage ceiling.
 ``kde``
     A Gaussian KDE equal to ``scipy.stats.gaussian_kde``, on log densities.
 ``neighbours``
@@ -61,18 +61,24 @@ from .rivals import (
 )
 from .stats import (
     CloserThanFresh,
+    CoverageCeiling,
     EpsilonLowerBound,
     PairedComparison,
     PermutationTest,
     TprAtFpr,
+    auc_ceiling,
     benjamini_hochberg_adjusted,
+    ceiling_clears_chance,
     closer_than_fresh_test,
+    copy_coverage,
+    coverage_ceiling,
     epsilon_lower_bound,
     holm_adjusted,
     label_permutation_test,
     paired_comparison,
     rank_sum_auc,
     tpr_at_fpr_exact,
+    tpr_ceiling,
 )
 from .validation import SingularCovarianceError
 
@@ -80,6 +86,7 @@ __all__ = [
     "ATTACKS",
     "AttackSpec",
     "CloserThanFresh",
+    "CoverageCeiling",
     "EpsilonLowerBound",
     "GaussianKDE",
     "KDESample",
@@ -88,15 +95,19 @@ __all__ = [
     "SingularCovarianceError",
     "TprAtFpr",
     "auc",
+    "auc_ceiling",
     "benjamini_hochberg_adjusted",
     "best_threshold_accuracy",
     "bootstrap_auc_ci",
     "bootstrap_intervals",
     "bootstrap_tpr_ci",
+    "ceiling_clears_chance",
     "chance_auc_spread",
     "classifier_scores",
     "clopper_pearson",
     "closer_than_fresh_test",
+    "copy_coverage",
+    "coverage_ceiling",
     "dcr_diff_scores",
     "dcr_scores",
     "density_scores",
@@ -117,5 +128,6 @@ __all__ = [
     "roc_curve",
     "tpr_at_fpr",
     "tpr_at_fpr_exact",
+    "tpr_ceiling",
     "zero_fpr_upper_bound",
 ]

@@ -20,6 +20,13 @@ Many attacks at once
 Records closer to the members than fresh ones
     :func:`closer_than_fresh_test`: an exact test of whether released records
     lie closer to their nearest member than fresh records of the population do.
+The coverage ceiling
+    :func:`copy_coverage` (which members have an exact or near copy in a
+    release) and :func:`coverage_ceiling` (from any record of which members
+    were copied): the share ``P`` of members copied bounds every attack,
+    ``AUC ≤ ½ + ½·P`` (:func:`auc_ceiling`) and ``TPR ≤ P + (1 − P)·FPR``
+    (:func:`tpr_ceiling`), when the release says nothing about the members
+    it did not copy.
 What a release is at least as bad as
     :func:`epsilon_lower_bound`: the empirical ε of DP auditing (Jagielski et
     al. 2020; Nasr et al. 2021), with the threshold chosen on one half of the
@@ -37,25 +44,32 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 from scipy import stats
+from scipy.spatial import cKDTree
 
-from .metrics import clopper_pearson
-from .validation import FloatArray, as_probability, as_scores
+from .metrics import chance_auc_spread, clopper_pearson
+from .validation import FloatArray, as_probability, as_records, as_scores, same_columns
 
 __all__ = [
     "CloserThanFresh",
+    "CoverageCeiling",
     "EpsilonLowerBound",
     "PairedComparison",
     "PermutationTest",
     "TprAtFpr",
+    "auc_ceiling",
     "benjamini_hochberg_adjusted",
+    "ceiling_clears_chance",
     "clopper_pearson",
     "closer_than_fresh_test",
+    "copy_coverage",
+    "coverage_ceiling",
     "epsilon_lower_bound",
     "holm_adjusted",
     "label_permutation_test",
     "paired_comparison",
     "rank_sum_auc",
     "tpr_at_fpr_exact",
+    "tpr_ceiling",
 ]
 
 Seed = int | tuple[int, ...]
@@ -661,3 +675,115 @@ def closer_than_fresh_test(
         p_value=float(stats.hypergeom.sf(found - 1, pooled.size, released.size, below)),
         closest=indices[np.argsort(released[indices], kind="stable")],
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# The coverage ceiling
+
+
+def auc_ceiling(coverage: float) -> float:
+    """The highest AUC any attack can expect when a share ``coverage`` of the members is copied.
+
+    Suppose the release depends on the members it did not copy in no way at
+    all (true of :func:`compute.synthetic.memorizing_release` and of any
+    generator whose records are each a copy of a member, noisy or not, or
+    independent of the members). Given the release, an uncopied member is then
+    one more draw from the population, exchangeable with a non-member: any
+    score ranks it above a non-member with probability ½ on average. A copied
+    member can at best always win. So
+
+        ``E[AUC] ≤ P · 1 + (1 − P) · ½ = ½ + ½·P``.
+
+    The bound is on the expected AUC; an observed AUC can exceed it by the
+    sampling error of the uncopied members against the non-members: about
+    ``(1 − P) · chance_auc_spread(uncopied members, non-members)``
+    (:func:`~compute.attacks.metrics.chance_auc_spread`). For a generator whose
+    records depend on every member (a fitted mixture, a network of counts)
+    there is no such ceiling: this one must not be drawn for it.
+    """
+    share = as_probability(coverage, "coverage", open_interval=False)
+    return 0.5 + 0.5 * share
+
+
+def ceiling_clears_chance(
+    coverage: float, members: int, nonmembers: int, *, spreads: float = 2.0
+) -> bool:
+    """Whether the AUC ceiling lies above the chance band ``½ + spreads · σ₀``.
+
+    ``σ₀`` is :func:`~compute.attacks.metrics.chance_auc_spread` for the
+    group sizes (the band lesson 05 draws uses two of them). Where the ceiling
+    is inside the band, no attack can be told from a coin at that setting, so
+    ranking attacks there ranks noise.
+    """
+    if not (math.isfinite(spreads) and spreads >= 0):
+        raise ValueError(f"spreads must be a finite number ≥ 0, got {spreads!r}")
+    band = 0.5 + spreads * chance_auc_spread(members, nonmembers)
+    return auc_ceiling(coverage) > band
+
+
+def tpr_ceiling(coverage: float, fpr: float) -> float:
+    """The highest TPR any attack can expect at false-positive rate ``fpr``: ``P + (1 − P)·FPR``.
+
+    Under the assumption of :func:`auc_ceiling`, the members' scores are a
+    mixture: with weight ``P`` those of copied members, with weight ``1 − P``
+    the non-members' own distribution. A threshold that flags a share ``FPR``
+    of non-members flags the same share of uncopied members on average and at
+    most all copied ones. At ``FPR = 0`` the ceiling is ``P``; integrating
+    over ``FPR`` from 0 to 1 gives :func:`auc_ceiling`.
+    """
+    share = as_probability(coverage, "coverage", open_interval=False)
+    rate = as_probability(fpr, "fpr", open_interval=False)
+    return share + (1.0 - share) * rate
+
+
+@dataclass(frozen=True, eq=False)
+class CoverageCeiling:
+    """Which members a release copied, and what that lets any attack reach at best."""
+
+    copied: npt.NDArray[np.bool_]
+    """For each member, whether it was copied (at least once)."""
+    coverage: float
+    """The share of members copied, ``P``."""
+    auc_ceiling: float
+    """``½ + ½·P`` (:func:`auc_ceiling`)."""
+
+    def tpr_ceiling(self, fpr: float) -> float:
+        """``P + (1 − P)·FPR`` (:func:`tpr_ceiling`)."""
+        return tpr_ceiling(self.coverage, fpr)
+
+
+def coverage_ceiling(copied: npt.ArrayLike) -> CoverageCeiling:
+    """The ceiling from a per-member record of who was copied (at least one member).
+
+    ``copied`` is one boolean per member, e.g. from the sources of a simulated
+    release (:meth:`compute.synthetic.Release.members_copied`) or from
+    :func:`copy_coverage`.
+    """
+    flags = np.asarray(copied)
+    if flags.ndim != 1 or flags.size == 0 or flags.dtype != np.bool_:
+        raise ValueError("copied must be a non-empty 1-D array of booleans, one per member")
+    share = float(flags.mean())
+    return CoverageCeiling(copied=flags.copy(), coverage=share, auc_ceiling=auc_ceiling(share))
+
+
+def copy_coverage(
+    members: npt.ArrayLike, synthetic: npt.ArrayLike, *, tolerance: float = 0.0
+) -> CoverageCeiling:
+    """Which members have a record of ``synthetic`` within ``tolerance`` in every coordinate.
+
+    A member counts as copied when some synthetic record ``s`` has
+    ``max_j |x_j − s_j| ≤ tolerance`` (Chebyshev distance, in the units of the
+    tables as given: standardize both first for a tolerance in standard
+    deviations). ``tolerance = 0`` asks for an exact copy, equal in every
+    coordinate. With a tolerance, nearness stands in for copying: a fresh
+    record can land near a member by chance, and a noisy copy can land
+    farther away, so the ceiling is then an estimate; from a simulation's own
+    sources use :func:`coverage_ceiling`.
+    """
+    member_rows = as_records(members, "members")
+    synthetic_rows = as_records(synthetic, "synthetic")
+    same_columns(members=member_rows, synthetic=synthetic_rows)
+    if not (math.isfinite(tolerance) and tolerance >= 0):
+        raise ValueError(f"tolerance must be a finite number ≥ 0, got {tolerance!r}")
+    distances, _ = cKDTree(synthetic_rows).query(member_rows, k=1, p=math.inf)
+    return coverage_ceiling(np.asarray(distances) <= tolerance)
