@@ -14,7 +14,7 @@ from threadpoolctl import threadpool_limits
 from privacy_explorer.compute.attacks import SingularCovarianceError, gen_lra_scores
 from privacy_explorer.compute.attacks.neighbours import nearest
 
-HOUSING = Path(__file__).parent / "data" / "synth-mia-housing"
+HOUSING = Path(__file__).resolve().parent.parent / "data" / "synth-mia-housing"
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -18,7 +18,7 @@ from privacy_explorer.compute.audit import ATTACK_KEYS, results_json, run_audit,
 from privacy_explorer.compute.audit_data import AuditInputError
 
 REPO = Path(__file__).resolve().parent.parent
-HOUSING = REPO / "tests" / "data" / "synth-mia-housing"
+HOUSING = REPO / "data" / "synth-mia-housing"
 HOUSING_FILES = {
     "members": HOUSING / "mem.csv",
     "nonmembers": HOUSING / "non_mem.csv",

@@ -16,7 +16,7 @@ from privacy_explorer.cli import cli
 from privacy_explorer.fonts import missing_characters, shipped_fonts
 from privacy_explorer.project import builtin_templates_dir
 
-HOUSING = Path(__file__).resolve().parent / "data" / "synth-mia-housing"
+HOUSING = Path(__file__).resolve().parent.parent / "data" / "synth-mia-housing"
 
 
 def write_report(out: Path, lang: str, *, nonmembers: bool = True) -> Path:

@@ -269,7 +269,7 @@ def test_a_file_that_appears_while_the_audit_runs_is_not_replaced(tmp_path):
 # The first screen: verdict, findings, what to do next, provenance
 
 REPO = Path(__file__).resolve().parent.parent
-HOUSING = REPO / "tests" / "data" / "synth-mia-housing"
+HOUSING = REPO / "data" / "synth-mia-housing"
 HOUSING_FILES = [HOUSING / name for name in ("mem.csv", "non_mem.csv", "ref.csv", "synth.csv")]
 
 

@@ -11,7 +11,7 @@ import psutil  # type: ignore[import-untyped]
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-HOUSING = REPO / "tests" / "data" / "synth-mia-housing"
+HOUSING = REPO / "data" / "synth-mia-housing"
 EXPLORER = Path(sys.executable).parent / "explorer"
 
 

@@ -19,7 +19,7 @@ from privacy_explorer.compute.audit_verdict import leak_verdict
 from privacy_explorer.compute.synthetic import simulation_split, two_d_population
 
 REPO = Path(__file__).resolve().parent.parent
-HOUSING = REPO / "tests" / "data" / "synth-mia-housing"
+HOUSING = REPO / "data" / "synth-mia-housing"
 HOUSING_FILES = [HOUSING / name for name in ("mem.csv", "non_mem.csv", "ref.csv", "synth.csv")]
 ROLES = ("members", "nonmembers", "reference", "synthetic")
 

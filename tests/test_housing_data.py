@@ -22,7 +22,6 @@ from privacy_explorer.compute.datasets import (
     sha256_of,
 )
 
-TEST_COPY = Path(__file__).parent / "data" / "synth-mia-housing"
 SOURCES_TEXT = (DATA_DIR / SOURCES_FILE).read_text(encoding="utf-8")
 
 
@@ -42,12 +41,6 @@ def test_every_file_of_the_folder_has_a_digest_that_matches() -> None:
         # An independent digest (hashlib on the bytes) against the one SOURCES.md records.
         digest = hashlib.sha256((DATA_DIR / name).read_bytes()).hexdigest()
         assert digest == expected_sha256(name), name
-
-
-def test_the_csvs_are_byte_identical_to_the_test_copies() -> None:
-    for name in HOUSING_FILES.values():
-        file_name = Path(name).name
-        assert (DATA_DIR / name).read_bytes() == (TEST_COPY / file_name).read_bytes(), name
 
 
 def test_the_sources_section_states_the_licence_and_the_origin() -> None:

@@ -16,7 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-HOUSING = REPO / "tests" / "data" / "synth-mia-housing"
+HOUSING = REPO / "data" / "synth-mia-housing"
 
 ONE_PROCESS = """
 import json, sys
@@ -26,7 +26,7 @@ from privacy_explorer.cli import cli
 from privacy_explorer.modules import load_module
 
 repo, out = Path(sys.argv[1]), sys.argv[2]
-housing = repo / "tests" / "data" / "synth-mia-housing"
+housing = repo / "data" / "synth-mia-housing"
 result = CliRunner().invoke(cli, [
     "audit", "--members", str(housing / "mem.csv"), "--nonmembers", str(housing / "non_mem.csv"),
     "--reference", str(housing / "ref.csv"), "--synthetic", str(housing / "synth.csv"),

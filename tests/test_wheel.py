@@ -133,7 +133,7 @@ def test_the_installed_explorer_checks_builds_serves_and_cleans_a_project(
 
 
 def test_the_installed_explorer_audits_a_release(installed: Path, tmp_path: Path) -> None:
-    housing = REPO / "tests" / "data" / "synth-mia-housing"
+    housing = REPO / "data" / "synth-mia-housing"
     report = tmp_path / "audit"
     run(installed / "explorer", "audit", "--members", housing / "mem.csv",
         "--nonmembers", housing / "non_mem.csv", "--reference", housing / "ref.csv",
@@ -147,7 +147,7 @@ def test_the_installed_explorer_audits_a_release(installed: Path, tmp_path: Path
 def test_the_installed_audit_holds_one_module_object_per_library_file(
     installed: Path, tmp_path: Path
 ) -> None:
-    housing = REPO / "tests" / "data" / "synth-mia-housing"
+    housing = REPO / "data" / "synth-mia-housing"
     script = """
 import json, sys
 from pathlib import Path
