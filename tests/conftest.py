@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from lessonpage import TIMEOUT_MS, Site, use_built_results
 from playwright.sync_api import Browser, BrowserContext
+from xdist_groups import keep_xdist_groups
 
 from privacy_explorer.build import BuildReport, build
 from privacy_explorer.project import Project, load_project
@@ -46,9 +47,11 @@ def _cost_tier(item: pytest.Item) -> int:
     return ("browser" in names) + 2 * ("course_caches" in names)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+@pytest.hookimpl(trylast=True)  # after pytest-xdist's own hook
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Run the quick tests first, so that a breakage most of them catch fails the run in its
     first minutes (``make mutants`` checks this); within a tier, files keep their order."""
+    keep_xdist_groups(config, items)
     items.sort(key=_cost_tier)
 
 
