@@ -29,12 +29,15 @@ from privacy_explorer.audit_output import AuditError, check_output_folder, write
 from privacy_explorer.audit_report import (
     LOW_FPR,
     check_gate,
+    course_address,
     fmt_p,
+    next_steps,
     render_outputs,
     verdict_sentence,
 )
 from privacy_explorer.cluster import Cluster, TaskLost
 from privacy_explorer.errors import ClusterError
+from privacy_explorer.workers import retire_pool
 
 ATTACK_HELP = "gen_lra, dcr, dcr_diff, domias, density, mc, dpi, classifier, logan"
 
@@ -119,13 +122,6 @@ def _stoppable(received: list[int]) -> Iterator[None]:
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
-
-
-def _stop_workers() -> None:
-    """Terminate joblib's worker processes (loky keeps them for reuse otherwise)."""
-    from joblib.externals.loky import get_reusable_executor
-
-    get_reusable_executor().shutdown(wait=False, kill_workers=True)
 
 
 def _notes(result: object) -> list[str]:
@@ -336,6 +332,15 @@ def _summary_lines(result: object, out: Path) -> list[str]:
     "results byte for byte. Needs pip install .[cluster].",
 )
 @click.option(
+    "--course-url",
+    metavar="URL|FOLDER",
+    envvar="EXPLORER_COURSE_URL",
+    default=None,
+    help="Where the course is published (https://OWNER.github.io/REPO/) or the folder of a "
+    "built copy (build/site): the report's next steps then link to its lessons; without it "
+    "they name the lessons only. Also read from EXPLORER_COURSE_URL.",
+)
+@click.option(
     "--force",
     is_flag=True,
     help="Write into a folder that holds other files (they are kept; a file named like an "
@@ -364,6 +369,7 @@ def audit_command(
     jobs: int | None,
     show_records: bool,
     scheduler: str | None,
+    course_url: str | None,
     force: bool,
 ) -> None:
     """Run membership-inference attacks on a synthetic release and write a report.
@@ -384,6 +390,7 @@ def audit_command(
         )
     if sep == "," and decimal == ",":
         raise click.UsageError("--sep , and --decimal , cannot both be ','; choose --sep ';'")
+    course = course_address(course_url) if course_url else None
     check_output_folder(out, force)
     run = functools.partial(
         library.run_audit,
@@ -408,7 +415,15 @@ def audit_command(
             if computers is not None:
                 run = functools.partial(run, run_tasks=_cluster_tasks(computers))
             _audit_and_write(
-                library, run, len(attacks), out, lang, fail_above, fail_on_leak, show_records
+                library,
+                run,
+                len(attacks),
+                out,
+                lang,
+                fail_above,
+                fail_on_leak,
+                show_records,
+                course,
             )
     except ClusterError as error:  # exit 2 like any unusable option, never the gate's 1
         raise AuditError(str(error)) from None
@@ -416,11 +431,21 @@ def audit_command(
         signum = error.signum if isinstance(error, _Stopped) else next(iter(received), None)
         if signum is None or isinstance(error, SystemExit | click.exceptions.Exit):
             raise
-        _stop_workers()
+        retire_pool()  # returns once every worker is dead
         click.echo(
             f"\nstopped by {signal.Signals(signum).name}: {out} was left as it was", err=True
         )
         sys.exit(128 + signum)
+
+
+def _next_step_lines(result: object, course_url: str | None) -> list[str]:
+    """The report's next steps, one line each, with the lesson that explains it."""
+    steps = next_steps(result, "en", course_url)  # type: ignore[arg-type]
+    lines = ["What to do next:"] if steps else []
+    for step in steps:
+        where = step.title if step.href is None else f"{step.title}: {step.href}"
+        lines.append(f"- {step.text} ({where})")
+    return lines
 
 
 def _cluster_tasks(computers: Cluster) -> Callable[..., Iterator[Any]]:
@@ -449,6 +474,7 @@ def _audit_and_write(
     fail_above: float | None,
     fail_on_leak: bool,
     show_records: bool = False,
+    course_url: str | None = None,
 ) -> None:
     """Run the audit (``run``: :func:`run_audit` given every option but the progress bar),
     write the outputs and report the gate (the body of ``audit_command``)."""
@@ -465,6 +491,7 @@ def _audit_and_write(
         lang,
         gate=gate,
         show_records=show_records,
+        course_url=course_url,
     )
     write_outputs(out, files)
     if show_records:
@@ -476,6 +503,8 @@ def _audit_and_write(
     for note in _notes(result):
         click.echo(note, err=True)
     for line in _summary_lines(result, out):
+        click.echo(line)
+    for line in _next_step_lines(result, course_url):
         click.echo(line)
     failed = False
     if gate is not None and gate.failed:

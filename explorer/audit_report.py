@@ -473,8 +473,6 @@ def _summary(result: AuditResult, lang: str) -> list[str]:
     ]
 
 
-COURSE_URL: str | None = None
-"""Where the course is published (``https://…/``); ``None``: the lessons' file names as links."""
 LESSONS = {
     "02": "02-membership-inference",
     "03": "03-differential-privacy",
@@ -495,23 +493,51 @@ class NextStep:
     """The advice in plain words."""
     lesson: str
     """The lesson's number, a key of :data:`LESSONS`."""
-    href: str
-    """A link to that lesson."""
+    href: str | None
+    """A link to that lesson on the course site, or ``None`` when no course address was given."""
     title: str
     """The link's text: the lesson's number and title."""
 
 
-def lesson_href(number: str, lang: str) -> str:
-    """The link to lesson ``number`` in ``lang`` (Korean at the site root, English under en/)."""
-    page = f"{'' if lang == 'ko' else 'en/'}{LESSONS[number]}.html"
-    return page if COURSE_URL is None else COURSE_URL.rstrip("/") + "/" + page
+def course_address(value: str) -> str:
+    """The address of a course given as ``--course-url``: a web address, or a built site.
+
+    ``https://…`` and ``http://…`` addresses are taken as they are (with a final
+    ``/``); anything else is read as the folder of a built course (``build/site``,
+    or a copy of it on a USB stick), which must hold the site's ``index.html``,
+    and becomes its ``file://`` address. Raises :class:`AuditError` otherwise.
+    """
+    if re.match(r"https?://[^/\s]+", value):
+        return value if value.endswith("/") else value + "/"
+    if re.match(r"[a-z][a-z0-9+.-]*://", value, re.IGNORECASE):
+        raise AuditError(
+            f"--course-url {value}: give an http:// or https:// address, or the folder of a "
+            "built course (e.g. build/site)"
+        )
+    folder = Path(value).expanduser()
+    if not (folder / "index.html").is_file():
+        raise AuditError(
+            f"--course-url {value}: {folder / 'index.html'} does not exist; give the address "
+            "where the course is published (https://…) or the folder `make site` built "
+            "(build/site)"
+        )
+    return folder.resolve().as_uri() + "/"
 
 
-def _step(key: str, lesson: str, lang: str, **fields: object) -> NextStep:
+def lesson_href(number: str, lang: str, course_url: str | None) -> str | None:
+    """The link to lesson ``number`` in ``lang`` on the course at ``course_url`` (Korean at
+    the site's root, English under en/); ``None`` without a course address, since a report
+    is read far from the course and a bare file name would lead nowhere."""
+    if course_url is None:
+        return None
+    return f"{course_url.rstrip('/')}/{'' if lang == 'ko' else 'en/'}{LESSONS[number]}.html"
+
+
+def _step(key: str, lesson: str, lang: str, course_url: str | None, **fields: object) -> NextStep:
     return NextStep(
         translate(key, lang, **fields),
         lesson,
-        lesson_href(lesson, lang),
+        lesson_href(lesson, lang, course_url),
         translate(f"lesson_{lesson}", lang),
     )
 
@@ -520,12 +546,16 @@ def _percent(rate: float) -> str:
     return f"{100 * rate:.2g} %"
 
 
-def next_steps(result: AuditResult, lang: str) -> list[NextStep]:
-    """What to do next, chosen by what the audit found (the verdict, near-copies, sizes)."""
+def next_steps(result: AuditResult, lang: str, course_url: str | None = None) -> list[NextStep]:
+    """What to do next, chosen by what the audit found (the verdict, near-copies, sizes).
+
+    Each step names the lesson that explains it, linked when ``course_url`` (see
+    :func:`course_address`) says where the course is.
+    """
     steps = []
     leak_test = result.leak_test
     if leak_test is None:
-        steps.append(_step("next_no_nonmembers", "02", lang))
+        steps.append(_step("next_no_nonmembers", "02", lang, course_url))
     elif leak_test.verdict.leak_detected:
         bound = leak_test.epsilon_bound.value
         steps.append(
@@ -533,13 +563,14 @@ def next_steps(result: AuditResult, lang: str) -> list[NextStep]:
                 "next_leak_dp" if bound > 0 else "next_leak_dp_no_bound",
                 "03",
                 lang,
+                course_url,
                 epsilon=f"{ADVICE_EPSILON:g}",
                 fpr=f"{LOW_FPR:g}",
                 tpr=_percent(float(tpr_bound(LOW_FPR, ADVICE_EPSILON))),
                 bound=f"{bound:.2f}",
             )
         )
-        steps.append(_step("next_leak_epochs", "02", lang))
+        steps.append(_step("next_leak_epochs", "02", lang, course_url))
     copies = result.near_copies
     if copies is not None and copies.found:
         named = ", ".join(str(row) for row in copies.rows[:NEAR_COPIES_NAMED])
@@ -548,6 +579,7 @@ def next_steps(result: AuditResult, lang: str) -> list[NextStep]:
                 "next_near_copies",
                 "05",
                 lang,
+                course_url,
                 rows=named,
                 count=len(copies.rows),
                 share=_percent(copies.test.share),
@@ -564,15 +596,18 @@ def next_steps(result: AuditResult, lang: str) -> list[NextStep]:
                     "next_enlarge",
                     "02",
                     lang,
+                    course_url,
                     nonmembers=nonmembers,
                     fpr=f"{LOW_FPR:g}",
                     needed=math.ceil(1 / LOW_FPR),
                 )
             )
     if result.high_dimension:
-        steps.append(_step("next_dims", "05", lang, dims=result.preprocessing.dimension))
+        steps.append(
+            _step("next_dims", "05", lang, course_url, dims=result.preprocessing.dimension)
+        )
     if leak_test is not None and not leak_test.verdict.leak_detected:
-        steps.append(_step("next_no_evidence", "03", lang))
+        steps.append(_step("next_no_evidence", "03", lang, course_url))
     return steps
 
 
@@ -691,6 +726,7 @@ def render_report(
     gate: Gate | None = None,
     versions: Mapping[str, str],
     show_records: bool = False,
+    course_url: str | None = None,
 ) -> str:
     """The whole ``report.html`` as text.
 
@@ -698,6 +734,8 @@ def render_report(
     members are named by their row numbers, their nearest synthetic records by
     row number and distance. With ``show_records`` it shows their values and
     opens with a warning, in both languages, that it now holds training data.
+    The next steps link to the course's lessons at ``course_url`` (see
+    :func:`course_address`), and only name them without it.
     """
     if lang not in LANGUAGES:
         raise AuditError(f"--lang must be one of {', '.join(LANGUAGES)}, got {lang!r}")
@@ -719,7 +757,7 @@ def render_report(
             show_records=show_records,
             warning_langs=(lang, *(other for other in LANGUAGES if other != lang)),
             verdict=verdict_sentence(result, lang),
-            next_steps=next_steps(result, lang),
+            next_steps=next_steps(result, lang, course_url),
             date=report_date(),
             tool_version=__version__,
             file_name=lambda source: Path(source).name,
@@ -749,13 +787,19 @@ def render_outputs(
     *,
     gate: Gate | None = None,
     show_records: bool = False,
+    course_url: str | None = None,
 ) -> dict[str, str]:
     """The three outputs as text, rendered before anything is written."""
     versions = {**summary["versions"], **report_versions()}
     summary = {**summary, "versions": versions}
     return {
         "report.html": render_report(
-            result, lang, gate=gate, versions=versions, show_records=show_records
+            result,
+            lang,
+            gate=gate,
+            versions=versions,
+            show_records=show_records,
+            course_url=course_url,
         ),
         "results.json": results_text(summary),
         "scores.csv": scores_text(scores),

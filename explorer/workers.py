@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from joblib import Parallel, delayed
+from joblib.externals.loky import reusable_executor
 from joblib.externals.loky.process_executor import TerminatedWorkerError
 
 PR_SET_PDEATHSIG = 1
@@ -129,14 +130,15 @@ def _in_worker(function: Callable[..., Any], running: str, arguments: Sequence[A
 
 
 def _stop(folder: Path, outcomes: Iterator[Any]) -> None:
-    """End a run early: no new task starts, and every worker busy with one of its tasks is
-    killed.
+    """End a run early: no new task starts, and every worker process of the pool ends.
 
-    Killing the workers, rather than asking joblib to cancel its tasks, takes the
-    path loky takes for a crashed worker, which stops a point that would run for
-    minutes and leaves no thread racing the cancellation. An idle worker is left alone:
-    no task of the run is left to fail and tell joblib that the pool is broken, so the
-    next run could be handed the dead pool (its points would fail as killed by SIGKILL).
+    The workers busy with one of the run's tasks are killed first, rather than asking
+    joblib to cancel their tasks: that takes the path loky takes for a crashed worker,
+    stops a point that would run for minutes and leaves no thread racing the
+    cancellation. Then the pool itself is shut down, idle workers included, so that no
+    worker outlives a stopped run and the next run starts a pool of its own (a pool
+    with a killed idle worker would otherwise be handed to it, and fail its points as
+    killed by SIGKILL).
     """
     (folder / "stop").touch()
     for record in (folder / "workers").iterdir():
@@ -147,6 +149,23 @@ def _stop(folder: Path, outcomes: Iterator[Any]) -> None:
         with contextlib.suppress(Exception):
             for _ in outcomes:
                 pass
+    retire_pool()
+
+
+def retire_pool() -> None:
+    """Shut down joblib's reusable process pool, killing its workers busy or idle, and
+    return once they are dead.
+
+    joblib keeps one pool for the whole process (loky's reusable executor) and reuses
+    it until it is broken or shut down; a shut-down pool is replaced by a new one on
+    the next ``Parallel`` call. (loky's public ``get_reusable_executor()`` cannot be
+    used to reach it: called with other arguments than joblib's, it replaces the pool
+    without killing the workers.)
+    """
+    pool = getattr(reusable_executor, "_executor", None)
+    if pool is not None:
+        with contextlib.suppress(Exception):
+            pool.shutdown(wait=True, kill_workers=True)
 
 
 def _how_it_ended(exc: TerminatedWorkerError) -> str:

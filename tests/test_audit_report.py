@@ -30,6 +30,7 @@ from privacy_explorer.audit_output import (
 from privacy_explorer.audit_report import (
     ADVICE_EPSILON,
     LESSONS,
+    course_address,
     fmt_value,
     lesson_href,
     render_report,
@@ -309,6 +310,14 @@ def lessons_linked(report: str) -> list[tuple[str, str]]:
     return re.findall(r'<li data-lesson="(\d+)">.*?<a href="([^"]+)">', first_screen(report))
 
 
+def lessons_named(report: str) -> list[str]:
+    """The lessons the next steps name, linked or not."""
+    return re.findall(r'<li data-lesson="(\d+)">', first_screen(report))
+
+
+COURSE = "https://course.example/privacy/"
+
+
 def test_the_first_screen_holds_the_verdict_findings_and_provenance(housing, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     report = render_report(housing, "en", versions={})
@@ -360,10 +369,10 @@ def test_a_leak_is_answered_with_dp_at_a_stated_epsilon_fewer_epochs_and_more_no
         "with 200 non-members the true-positive rate at a false-positive rate of 0.001 cannot"
         in (screen)
     )
-    assert lessons_linked(render_report(housing, "en", versions={})) == [
-        ("03", "en/03-differential-privacy.html"),
-        ("02", "en/02-membership-inference.html"),
-        ("02", "en/02-membership-inference.html"),
+    assert lessons_linked(render_report(housing, "en", versions={}, course_url=COURSE)) == [
+        ("03", f"{COURSE}en/03-differential-privacy.html"),
+        ("02", f"{COURSE}en/02-membership-inference.html"),
+        ("02", f"{COURSE}en/02-membership-inference.html"),
     ]
     assert "Explained in lesson 03, Differential privacy" in screen
 
@@ -375,7 +384,9 @@ def test_near_copies_are_named_and_answered_with_their_removal(copying):
     screen = first_screen(report)
     named = ", ".join(str(row) for row in copies.rows[:10])
     assert f"합성 기록 {len(copies.rows)} 개(행 {named} 부터)" in screen
-    assert ("05", "05-synthetic-data-audit.html") in lessons_linked(report)
+    assert "05" in lessons_named(report)
+    linked = lessons_linked(render_report(copying, "ko", versions={}, course_url=COURSE))
+    assert ("05", f"{COURSE}05-synthetic-data-audit.html") in linked
     english = first_screen(render_report(copying, "en", versions={}))
     assert f"Remove the near-copies of members: {len(copies.rows)} synthetic records" in english
 
@@ -384,7 +395,7 @@ def test_a_release_that_never_saw_the_members_gets_no_removal_or_dp_order(null_r
     assert not null_release.leak_test.verdict.leak_detected
     assert null_release.near_copies is not None and not null_release.near_copies.found
     report = render_report(null_release, "en", versions={})
-    assert [lesson for lesson, _ in lessons_linked(report)] == ["02", "03"]  # enlarge, no guarantee
+    assert lessons_named(report) == ["02", "03"]  # enlarge, no guarantee
     assert "No leak was shown, which is no guarantee" in first_screen(report)
 
 
@@ -392,7 +403,7 @@ def test_without_nonmembers_the_next_step_is_to_give_them():
     tables = release_tables(copies=False, rows=60)
     result = run_audit(tables[0], None, tables[2], tables[3], attacks=("dcr",), jobs=1)
     report = render_report(result, "en", versions={})
-    assert lessons_linked(report) == [("02", "en/02-membership-inference.html")]
+    assert lessons_named(report) == ["02"]
     assert "Give non-members with --nonmembers" in first_screen(report)
 
 
@@ -400,10 +411,62 @@ def test_without_nonmembers_the_next_step_is_to_give_them():
 def test_every_linked_lesson_is_a_lesson_of_the_course(lang):
     for number, page in LESSONS.items():
         assert (REPO / "content" / lang / f"{page}.md").is_file()
-        assert lesson_href(number, lang) == f"{'' if lang == 'ko' else 'en/'}{page}.html"
+        assert lesson_href(number, lang, COURSE) == (
+            f"{COURSE}{'' if lang == 'ko' else 'en/'}{page}.html"
+        )
+        assert lesson_href(number, lang, None) is None
+
+
+def test_without_a_course_address_the_next_steps_name_their_lessons_and_link_nowhere(housing):
+    # A report is mailed or archived far from the course: a bare file name would lead nowhere.
+    report = render_report(housing, "ko", versions={})
+    screen = first_screen(report)
+    assert lessons_named(report) == ["03", "02", "02"] and lessons_linked(report) == []
+    assert '<span class="lesson-named">설명: 3강 차등 개인정보보호</span>' in screen
+    assert "<a " not in screen[screen.index('class="next-steps"') : screen.index("</ul>")]
+
+
+def test_a_course_address_is_a_web_address_or_a_built_course_folder(tmp_path):
+    assert course_address("https://owner.github.io/repo") == "https://owner.github.io/repo/"
+    assert course_address("http://127.0.0.1:8000/") == "http://127.0.0.1:8000/"
+    site = tmp_path / "site"
+    site.mkdir()
+    with pytest.raises(AuditError, match=r"--course-url .*site/index\.html does not exist"):
+        course_address(str(site))
+    (site / "index.html").write_text("<!doctype html>", "utf-8")
+    assert course_address(str(site)) == site.resolve().as_uri() + "/"
+    with pytest.raises(AuditError, match="give an http:// or https:// address"):
+        course_address("ftp://example.org/course")
 
 
 def test_source_date_epoch_sets_the_date_and_a_bad_one_is_refused():
     assert report_date({"SOURCE_DATE_EPOCH": "0"}) == "1970-01-01 00:00 UTC"
     with pytest.raises(AuditError, match="SOURCE_DATE_EPOCH must be a whole number"):
         report_date({"SOURCE_DATE_EPOCH": "yesterday"})
+
+
+def test_the_terminal_gives_the_next_steps_and_the_report_links_the_course_given(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<!doctype html>", "utf-8")
+    paths = distinctive_tables(tmp_path)
+    out = tmp_path / "out"
+    result = invoke(*args_for(paths, out, "--lang", "en", "--course-url", str(site)))
+    assert result.exit_code == 0, result.output
+    report = (out / "report.html").read_text("utf-8")
+    linked = lessons_linked(report)
+    assert linked and all(href.startswith(site.resolve().as_uri() + "/en/") for _, href in linked)
+    lines = result.stdout.splitlines()
+    steps = lines[lines.index("What to do next:") + 1 :]
+    assert len(steps) == len(linked)
+    told = [re.fullmatch(r"- .+ \(lesson (\d\d), [^:]+: (\S+)\)", line) for line in steps]
+    assert all(told) and [match.groups() for match in told if match] == linked
+
+
+def test_a_course_address_that_leads_nowhere_is_refused_before_any_attack(tmp_path):
+    paths = distinctive_tables(tmp_path)
+    out = tmp_path / "out"
+    result = invoke(*args_for(paths, out, "--course-url", str(tmp_path / "no-site")))
+    assert result.exit_code == 2, result.output
+    assert "--course-url" in result.output and "no-site/index.html does not exist" in result.output
+    assert "Auditing" not in result.output and not out.exists()

@@ -270,16 +270,18 @@ def worker_id(number: int, running: object) -> tuple[int, int]:
     return number, os.getpid()
 
 
-def test_a_run_stopped_after_its_last_task_kills_no_worker_and_the_next_run_works() -> None:
+def test_a_run_stopped_after_its_last_task_ends_its_idle_workers_and_the_next_run_works() -> None:
     outcomes = in_workers(worker_id, [(number,) for number in range(6)], jobs=2)
     done = [next(outcomes) for _ in range(6)]  # every task has returned, the loop not ended
-    outcomes.close()  # as a build does when its last point failed
     workers = {pid for _, pid in done}
     assert os.getpid() not in workers and all(alive(pid) for pid in workers)
-    # Killing an idle worker would leave no task to report it, so the next run could be given
-    # the dead pool and fail as "killed by SIGKILL".
+    outcomes.close()  # as a build does when its last point failed: every worker is idle
+    assert wait_until(lambda: not any(alive(pid) for pid in workers))
+    # The pool those workers belonged to is not handed on: the next run gets live workers
+    # (a dead one would fail its tasks as "killed by SIGKILL").
     again = list(in_workers(worker_id, [(number,) for number in range(6)], jobs=2))
     assert [number for number, _ in again] == list(range(6))
+    assert not workers & {pid for _, pid in again}
 
 
 def test_of_several_points_a_dead_worker_was_on_the_one_that_kills_is_named(
