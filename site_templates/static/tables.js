@@ -100,8 +100,8 @@
 
     // After apply() shows a state: its lazy tables once they are here, then what changed since
     // the state shown before (which needs that state's tables too). A newer state that arrives
-    // meanwhile takes over. The promise settles when this state's tables show (or say that
-    // they could not be loaded); the view follows on its own.
+    // meanwhile takes over. The promise settles when this state's tables and the view show
+    // (or say that they could not be loaded), so that data-point names a page at rest.
     Lesson.prototype.followTables = function (key) {
       var self = this;
       var from = this.changesKey === undefined ? key : this.changesKey;
@@ -118,7 +118,7 @@
       markBusy(holders, own !== null);
       markBusy(views, own !== null || before !== null);
       var current = function () { return self.key() === key; };
-      Promise.all([own, before]).then(function () {
+      var viewShown = Promise.all([own, before]).then(function () {
         if (!current()) return;
         markBusy(views, false);
         self.showChanges(from, key);
@@ -131,8 +131,8 @@
         state.hidden = false;
         state.textContent = self.article.dataset.tableFailed;
       });
-      if (own === null) return Promise.resolve();
-      return own.then(function () {
+      if (own === null) return viewShown;
+      var tablesShown = own.then(function () {
         if (!current()) return;
         markBusy(holders, false);
         self.showTables(self.data.points[key]);
@@ -141,6 +141,7 @@
         markBusy(holders, false);
         self.tablesFailed();
       });
+      return Promise.all([tablesShown, viewShown]);
     };
 
     // The page as written holds the default point's rows: opening it loads no table chunk.

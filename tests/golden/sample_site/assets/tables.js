@@ -107,7 +107,7 @@
       markBusy(holders, own !== null);
       markBusy(views, own !== null || before !== null);
       var current = function () { return self.key() === key; };
-      Promise.all([own, before]).then(function () {
+      var viewShown = Promise.all([own, before]).then(function () {
         if (!current()) return;
         markBusy(views, false);
         self.showChanges(from, key);
@@ -120,8 +120,8 @@
         state.hidden = false;
         state.textContent = self.article.dataset.tableFailed;
       });
-      if (own === null) return Promise.resolve();
-      return own.then(function () {
+      if (own === null) return viewShown;
+      var tablesShown = own.then(function () {
         if (!current()) return;
         markBusy(holders, false);
         self.showTables(self.data.points[key]);
@@ -130,6 +130,7 @@
         markBusy(holders, false);
         self.tablesFailed();
       });
+      return Promise.all([tablesShown, viewShown]);
     };
 
     Lesson.prototype.showsTheHtmlRows = function (key) {
