@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 from urllib.parse import unquote
 
+import pytest
 from playwright.sync_api import BrowserContext, ConsoleMessage, Frame, Page, Response
 
 from privacy_explorer.lesson import LANGUAGES, Grid
@@ -27,6 +29,24 @@ PREFIX = {lang: "" if i == 0 else f"{lang}/" for i, lang in enumerate(LANGUAGES)
 """Where each language's pages sit, relative to the site root."""
 TIMEOUT_MS = 15_000
 READY = "article[data-lesson][data-ready='true']"
+
+TRANSPORTS = ("file", "http")
+"""How the ``site`` fixture reaches the course: from disk, or served on 127.0.0.1."""
+
+
+def by_turns(name: str, values: Sequence[str]) -> pytest.MarkDecorator:
+    """Parametrize ``name`` over ``values``, each with one transport (``site``) by turns.
+
+    For a test of what a page does once it is loaded (controls, charts, layout, the
+    announcer), which the transport cannot change: every value runs once rather than once
+    per transport, and both transports still run. Loading, links, requests and lazy chunks
+    keep the whole file:// × http matrix (the ``site`` fixture's own parameters). Over
+    lesson pages (``ko``, ``en`` of each lesson) the turns alternate by lesson too, so each
+    lesson and each language meets both.
+    """
+    pairs = [(value, TRANSPORTS[(i + i // 2) % 2]) for i, value in enumerate(values)]
+    return pytest.mark.parametrize((name, "site"), pairs, indirect=["site"])
+
 
 State = dict[str, int]
 """A grid point as value indices by parameter name, as the page keys it."""

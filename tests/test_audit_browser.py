@@ -113,6 +113,10 @@ LAYOUT = """() => {
 }"""
 
 
+REPORTS = pytest.mark.xdist_group("audit-reports")
+"""The tests of the reports below share one worker, so that the audit behind them runs once."""
+
+
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, bool], Path]:
     """The housing audit's report in both languages, without and with --show-records."""
@@ -134,6 +138,7 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, bool], 
     return paths
 
 
+@REPORTS
 @pytest.mark.browser
 @pytest.mark.parametrize("records", [False, True])
 @pytest.mark.parametrize("lang", ["ko", "en"])
@@ -175,6 +180,7 @@ FRACTION = """() => {
 }"""
 
 
+@REPORTS
 @pytest.mark.browser
 def test_korean_breaks_between_words_and_shows_its_fractions(
     browser: Browser, reports: dict[tuple[str, bool], Path]
@@ -212,6 +218,7 @@ PRINTED = """() => {
 }"""
 
 
+@REPORTS
 @pytest.mark.browser
 @pytest.mark.parametrize(("lang", "records"), [("ko", False), ("en", True)])
 def test_the_report_prints_without_cut_tables_or_stranded_headings(

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 import yaml
-from lessonpage import PREFIX, READY, Site, open_page
+from lessonpage import PREFIX, READY, Site, by_turns, open_page
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize
 
 from privacy_explorer.build import BuildReport
@@ -108,7 +108,7 @@ def announced(page: Page, key: str) -> str:
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("lang", LANGUAGES)
+@by_turns("lang", LANGUAGES)
 def test_one_polite_region_says_what_a_control_changed(
     context: BrowserContext, site: Site, lang: str
 ):

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 import pytest
-from lessonpage import LessonPage, Site
+from lessonpage import LessonPage, Site, by_turns
 from playwright.sync_api import BrowserContext, Page
 
 from privacy_explorer.compute.lessons import differential_privacy as dp
@@ -38,7 +38,7 @@ def readout(page: Page, name: str) -> str:
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("lang", LANGUAGES)
+@by_turns("lang", LANGUAGES)
 def test_threshold_and_epsilon_controls_show_the_counted_rates(
     context: BrowserContext, site: Site, lang: str
 ):
@@ -70,7 +70,7 @@ def test_threshold_and_epsilon_controls_show_the_counted_rates(
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("lang", LANGUAGES)
+@by_turns("lang", LANGUAGES)
 def test_posterior_chart_prints_the_closed_form_bound_at_the_current_epsilon(
     context: BrowserContext, site: Site, lang: str
 ):

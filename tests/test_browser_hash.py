@@ -26,8 +26,8 @@ SEED = 14
 """Issue 14: the fuzz is the same on every run, so a failure can be replayed."""
 HASHES_PER_PAGE = 300
 FRESH_LOADS = (0, 1, 3, 4, 8)
-"""Which of the fixed hostile hashes each page is also opened with: the runtime's first
-reading, on load, before any hashchange."""
+"""Which of the fixed hostile hashes the pages are also opened with (two per page, by turns:
+:func:`fresh_loads`): the runtime's first reading, on load, before any hashchange."""
 HASH_LIMIT = 8192
 """The runtime reads this many characters of a hash at most (explorer.js, ``HASH_LIMIT``)."""
 
@@ -251,32 +251,45 @@ def check_shown(
 
 @pytest.mark.browser
 @pytest.mark.parametrize("path", LESSONS)
-def test_any_hash_falls_back_to_defaults_and_never_throws_on_every_lesson(
-    context: BrowserContext, course_site: tuple[Path, BuildReport], path: str
+def test_any_hash_is_read_safely_and_a_valid_one_round_trips_on_every_lesson(
+    context: BrowserContext, course_site: tuple[Path, BuildReport], site_server: str, path: str
 ):
+    """Every lesson page: a seeded fuzz of hostile hashes, a few pages opened at one, and a
+    valid hash that opens its state, follows a control and opens again as the page wrote it."""
     folder, report = course_site
     assert path in lesson_pages(report)
-    site = Site(base=folder.as_uri() + "/", folder=folder)  # hashes read the same over http
+    number = LESSONS.index(path)
+    on_disk = Site(base=folder.as_uri() + "/", folder=folder)  # hashes read the same over http
     rng = random.Random(f"{SEED}:{path}")  # one seeded fuzz per page, each test on its own
-    page, watch = open_page(context, site, path)
+    page, watch = open_page(context, on_disk, path)
     page.wait_for_selector(READY, state="attached")
     params = page.evaluate("() => window.explorerLesson.params")
     hashes = hostile_hashes(rng, params)
     shown = page.evaluate(APPLY_HASHES, {"hashes": hashes, "redrawEvery": REDRAW_EVERY})
     current = check_shown(params, shown[0], f"{path} without a hash")
-    for number, (hash_, after) in enumerate(zip(hashes, shown[1:], strict=True)):
-        current = check_shown(params, after, f"{path} hash {number} {hash_[:80]!r}", current)
+    for at, (hash_, after) in enumerate(zip(hashes, shown[1:], strict=True)):
+        current = check_shown(params, after, f"{path} hash {at} {hash_[:80]!r}", current)
     watch.assert_clean(f"{path} after {len(hashes)} hashes")
     page.close()
 
     # The first reading, on load: the page opens at a hostile hash and still comes alive.
-    for number in FRESH_LOADS:
-        page, watch = open_page(context, site, f"{path}#{hashes[number]}")
+    for fixed in fresh_loads(number):
+        page, watch = open_page(context, on_disk, f"{path}#{hashes[fixed]}")
         page.wait_for_selector(READY, state="attached")
         opened = page.evaluate(APPLY_HASHES, {"hashes": [], "redrawEvery": 1})[0]
-        check_shown(params, opened, f"{path} opened at {number}")
-        watch.assert_clean(f"{path} opened at hash {number}")
+        check_shown(params, opened, f"{path} opened at {fixed}")
+        watch.assert_clean(f"{path} opened at hash {fixed}")
         page.close()
+
+    # A valid hash round trips, over file:// or http by turns (each lesson gets both).
+    served = Site(base=site_server, folder=folder)
+    round_trip(context, served if (number // 2 + number) % 2 else on_disk, path, params, rng)
+
+
+def fresh_loads(number: int) -> list[int]:
+    """Which fixed hostile hashes the ``number``-th lesson page is opened at: two of
+    :data:`FRESH_LOADS` by turns, so that across the pages each is opened at four times."""
+    return [FRESH_LOADS[number % len(FRESH_LOADS)], FRESH_LOADS[(number + 1) % len(FRESH_LOADS)]]
 
 
 def valid_hash(rng: random.Random, params: Params) -> tuple[str, dict[str, int]]:
@@ -291,18 +304,10 @@ def read_point(page: Page) -> str:
     return page.evaluate("document.querySelector('article[data-lesson]').dataset.point")
 
 
-@pytest.mark.browser
-@pytest.mark.parametrize("path", LESSONS)
-def test_a_valid_hash_still_round_trips_on_every_lesson(
-    context: BrowserContext, site: Site, course_site: tuple[Path, BuildReport], path: str
-):
+def round_trip(
+    context: BrowserContext, site: Site, path: str, params: Params, rng: random.Random
+) -> None:
     """Open at a random valid state, move a control, and reopen at the hash the page wrote."""
-    assert path in lesson_pages(course_site[1])
-    rng = random.Random(f"{SEED}:{path}")
-    page, watch = open_page(context, site, path)
-    page.wait_for_selector(READY, state="attached")
-    params = page.evaluate("() => window.explorerLesson.params")
-    page.close()
     hash_, state = valid_hash(rng, params)
     page, watch = open_page(context, site, f"{path}#{hash_}")
     page.wait_for_selector(READY, state="attached")

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
-from lessonpage import PREFIX, READY, Site, open_page
+from lessonpage import PREFIX, READY, Site, by_turns, open_page
 from playwright.sync_api import Browser, BrowserContext
 from test_browser_accessibility import PHONE, WIDE
 
@@ -38,7 +38,7 @@ INSTANCES = """() => Array.from(document.querySelectorAll("input[data-param=epsi
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("lang", LANGUAGES)
+@by_turns("lang", LANGUAGES)
 def test_moving_one_instance_of_a_control_moves_the_others_the_hash_and_the_announcer(
     context: BrowserContext, site: Site, lang: str
 ) -> None:
@@ -79,7 +79,7 @@ def test_moving_one_instance_of_a_control_moves_the_others_the_hash_and_the_anno
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("lang", LANGUAGES)
+@by_turns("lang", LANGUAGES)
 def test_a_show_me_step_sets_its_controls_shows_its_figure_and_says_what_it_set(
     context: BrowserContext, site: Site, lang: str
 ) -> None:
@@ -186,7 +186,7 @@ SCOPES = """async () => {
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("path", LESSONS)
+@by_turns("path", LESSONS)
 def test_a_pinned_group_unpins_after_the_last_figure_it_moves(
     browser: Browser, site: Site, path: str
 ) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 import yaml
-from lessonpage import PREFIX, TIMEOUT_MS, LessonPage, Site, open_page
+from lessonpage import PREFIX, TIMEOUT_MS, LessonPage, Site, by_turns, open_page
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from privacy_explorer.compute import licensing
@@ -74,7 +74,7 @@ STEPS: list[tuple[str, str, int]] = [
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("lang", LANGUAGES)
+@by_turns("lang", LANGUAGES)
 def test_selectors_switch_the_verdict_to_what_evaluate_says(
     context: BrowserContext, site: Site, lang: str
 ):

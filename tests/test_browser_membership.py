@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from lessonpage import LessonPage, Site
+from lessonpage import LessonPage, Site, by_turns
 from playwright.sync_api import BrowserContext, Page
 
 from privacy_explorer.compute.lessons import membership as mi
@@ -65,7 +65,7 @@ def assert_highlight_follows(page: Page, state: dict[str, int], lang: str) -> No
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("lang", LANGUAGES)
+@by_turns("lang", LANGUAGES)
 def test_controls_move_every_chart_and_the_highlighted_epoch(
     context: BrowserContext, site: Site, lang: str
 ):

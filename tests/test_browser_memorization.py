@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from lessonpage import READY, LessonPage, Site, open_page
+from lessonpage import READY, LessonPage, Site, by_turns, open_page
 from playwright.sync_api import BrowserContext, Page
 
 from privacy_explorer.compute.lessons import memorization as mem
@@ -59,7 +59,7 @@ def assert_ring_on_current_point(page: Page, point: dict[str, Any]) -> None:
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("lang", LANGUAGES)
+@by_turns("lang", LANGUAGES)
 def test_keyboard_controls_move_readouts_charts_and_hash(
     context: BrowserContext, site: Site, lang: str
 ):

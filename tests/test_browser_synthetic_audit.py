@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lessonpage import LessonPage, Site, Watch, built_results
+from lessonpage import LessonPage, Site, Watch, built_results, by_turns
 from playwright.sync_api import BrowserContext, Page
 
 from privacy_explorer.build import BuildReport
@@ -86,7 +86,7 @@ def assert_highlights_follow(page: Page, state: dict[str, int], lang: str) -> No
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("lang", LANGUAGES)
+@by_turns("lang", LANGUAGES)
 def test_every_control_moves_the_charts_readouts_and_highlights(
     context: BrowserContext, site: Site, lang: str
 ):

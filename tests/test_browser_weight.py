@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lessonpage import MOVE_CONTROL, PREFIX, READY, TIMEOUT_MS, Site, open_page, settle
+from lessonpage import MOVE_CONTROL, PREFIX, READY, TIMEOUT_MS, Site, by_turns, open_page, settle
 from playwright.sync_api import BrowserContext
 
 from privacy_explorer import weight
@@ -190,7 +190,7 @@ SHOWS_THE_STATE = """() => {
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("lang", LANGUAGES)
+@by_turns("lang", LANGUAGES)
 def test_charts_on_screen_are_redrawn_before_the_others(
     context: BrowserContext, site: Site, lang: str
 ):

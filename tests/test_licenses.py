@@ -14,13 +14,12 @@ from typing import Any
 import pytest
 from markupsafe import escape
 
-from privacy_explorer.build import build
+from privacy_explorer.build import BuildReport
 from privacy_explorer.compute import licensing
 from privacy_explorer.compute.lessons import licenses as lesson
 from privacy_explorer.compute.licensing import CONDITIONS, LICENSES, RULES, Verdict, evaluate
 from privacy_explorer.lazy import chunk_value, table_chunk_path, with_table_chunks
 from privacy_explorer.lesson import LANGUAGES
-from privacy_explorer.project import Project
 from privacy_explorer.render import COMPACT_POINTS_ABOVE, expand_page_data
 
 REPO = Path(__file__).resolve().parent.parent
@@ -143,11 +142,10 @@ def test_the_merge_map_follows_its_controls_and_renders(lang: str):
 
 
 @pytest.fixture(scope="module")
-def licence_site(repo_project: Project, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Lesson 04 alone, built from the repository (its result cache shared with other tests)."""
-    out = tmp_path_factory.mktemp("licences") / "site"
-    build(repo_project, out, only="04", jobs=2)
-    return out
+def licence_site(course_site: tuple[Path, BuildReport]) -> Path:
+    """The real course as this session built it, lesson 04's page data and table chunks
+    included (the same files a build of lesson 04 alone writes, without that build)."""
+    return course_site[0]
 
 
 def verdict_at(point: Mapping[str, Any]) -> Verdict:
