@@ -204,6 +204,50 @@ def page_problems(html: str, lang: str) -> list[Problem]:
     ]
 
 
+LESSON_TEXT_LIMIT = 12_000
+"""The most characters of reading a lesson page may hold (issue 21 §3: lessons 05 and 06)."""
+
+
+class _ReadingText(HTMLParser):
+    """The text of a page's ``<main>`` as a reader reads it: no scripts, styles, pictures,
+    ``<noscript>`` copies or templates."""
+
+    SKIPPED = ("script", "style", "svg", "noscript", "template")
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self._main = 0
+        self._skipped = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._main += tag == "main"
+        self._skipped += tag in self.SKIPPED
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "main":
+            self._main = max(0, self._main - 1)
+        if tag in self.SKIPPED:
+            self._skipped = max(0, self._skipped - 1)
+
+    def handle_data(self, data: str) -> None:
+        if self._main and not self._skipped:
+            self.parts.append(data)
+
+
+def reading_length(html: str) -> int:
+    """Characters of reading in a page's ``<main>``: its prose, tables, captions, formulas
+    and controls, each run of white space counted as one space.
+
+    >>> reading_length("<main><h1>Two  words</h1><script>x</script><svg>y</svg></main>!")
+    9
+    """
+    parser = _ReadingText()
+    parser.feed(html)
+    parser.close()
+    return len(" ".join(" ".join(parser.parts).split()))
+
+
 _SVG_TEXT = re.compile(r"<text\b[^>]*>(.*?)</text>", re.S)
 _TAG = re.compile(r"<[^>]+>")
 

@@ -56,3 +56,13 @@ def test_layered_and_titled_give_what_alt_layer_and_properties_give():
         .properties(width=style.WIDTH, height=style.HEIGHT, title="Title")
         .to_dict()
     )
+
+
+def test_a_takeaway_is_drawn_as_the_subtitle_of_the_title():
+    plain = style.titled(alt.Chart().mark_point(), "Loss").to_dict()
+    assert plain["title"] == "Loss"
+    assert (plain["width"], plain["height"]) == (style.WIDTH, style.HEIGHT)
+    point = alt.Chart().mark_point()
+    taken = style.titled(point, "Loss", takeaway="Members lose less.", width=200).to_dict()
+    assert taken["title"] == {"text": "Loss", "subtitle": "Members lose less."}
+    assert taken["width"] == 200

@@ -141,3 +141,15 @@ def test_the_build_stops_at_a_wrong_word_in_a_charts_text(
     message = str(caught.value.message)
     assert f"assets/charts/01-dice/faces.{lang}.svg: text " in message and found in message
     assert not (sample_project / "build" / "site").exists(), "nothing half-written"
+
+
+def test_reading_length_counts_the_main_text_a_reader_reads_and_nothing_else():
+    page = (
+        "<html><head><title>Outside</title><style>p{}</style></head><body><nav>menu</nav>"
+        "<main><h1>Two \n  words</h1><p>가나 <b>다</b></p><script>skip()</script>"
+        "<svg><text>axis</text></svg><noscript><img alt='x'>copy</noscript>"
+        "<template>later</template><math><mi>ε</mi></math></main><footer>foot</footer>"
+        "</body></html>"
+    )
+    assert wording.reading_length(page) == len("Two words 가나 다 ε")
+    assert wording.reading_length("<p>no main at all</p>") == 0
