@@ -24,6 +24,7 @@ import signal
 import sys
 import tempfile
 import threading
+import time
 import warnings
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -166,6 +167,67 @@ def retire_pool() -> None:
     if pool is not None:
         with contextlib.suppress(Exception):
             pool.shutdown(wait=True, kill_workers=True)
+    # loky's bookkeeping can miss a worker it was starting when the run stopped (seen on a
+    # loaded machine): the kernel's list of this process's children is the one to trust.
+    # A killed process is dead only once the kernel has torn it down (a zombie, or gone);
+    # until then it has no command line left, so the ones killed are followed by their id.
+    killed: set[int] = set()
+    deadline = time.monotonic() + WORKER_END_SECONDS
+    while time.monotonic() < deadline:
+        workers = pool_workers()
+        for pid in workers:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        killed.update(workers)
+        if not workers and not any(_running_child(pid) for pid in killed):
+            break
+        time.sleep(0.01)  # the kernel ends a killed process within milliseconds
+
+
+WORKER_END_SECONDS = 10.0
+"""How long :func:`retire_pool` keeps killing workers that are still alive."""
+LOKY_WORKER = b"joblib.externals.loky.backend.popen_loky_posix"
+"""What the command line of a worker process of joblib's pool holds."""
+
+
+def _stat(pid: int | str) -> tuple[str, int] | None:
+    """The state letter and parent id of process ``pid`` (``/proc``), or None if it is gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    state, ppid = stat.rsplit(")", 1)[1].split()[:2]
+    return state, int(ppid)
+
+
+def _running_child(pid: int) -> bool:
+    """Whether ``pid`` is still a running (not zombie) child of this process."""
+    stat = _stat(pid)
+    return stat is not None and stat[0] not in ("Z", "X") and stat[1] == os.getpid()
+
+
+def pool_workers(parent: int | None = None) -> list[int]:
+    """The process ids of the live (not zombie) worker processes of joblib's pool that are
+    children of ``parent`` (this process by default), read from ``/proc`` (Linux; elsewhere
+    an empty list). Resource trackers, which compute nothing, are not workers."""
+    parent = os.getpid() if parent is None else parent
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return []
+    workers = []
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        stat = _stat(entry.name)
+        if stat is None or stat[1] != parent or stat[0] in ("Z", "X"):
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue  # it ended while the folder was read
+        if LOKY_WORKER in command:
+            workers.append(int(entry.name))
+    return sorted(workers)
 
 
 def _how_it_ended(exc: TerminatedWorkerError) -> str:

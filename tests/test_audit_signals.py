@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import subprocess
 import sys
@@ -35,23 +36,19 @@ def test_a_signal_stops_the_audit_and_its_workers(tmp_path, number, code):
     process = psutil.Process(audit.pid)
     assert audit.stderr is not None
     audit.stderr.read(len("Auditing"))  # the progress bar: the attacks have started
-    while not process.children(recursive=True):
-        psutil.wait_procs([process], timeout=0.05)
-    children = process.children(recursive=True)
+    # Told apart before the signal: a process that is ending has no command line left.
+    workers, trackers = started_children(process)
     audit.send_signal(number)
     status = audit.wait(timeout=60)
     message = audit.stderr.read().decode()
     assert status == code, message
     audit.stderr.close()
     assert f"stopped by {signal.Signals(number).name}: {out} was left as it was" in message
-    workers = [child for child in children if not is_resource_tracker(child)]
-    assert workers, "the audit's worker processes were never seen"
     # Dead by the time the audit has exited (a zombie waits only for init to reap it).
     assert not [worker.pid for worker in workers if computing(worker)]
     # loky's and multiprocessing's resource trackers compute nothing: they clean up the
     # audit's semaphores once its pipe closes, which on a busy machine can take a moment
     # after the exit (a tracker may still be starting). Each must then end on its own.
-    trackers = [child for child in children if child not in workers]
     deadline = time.monotonic() + 60
     while [t for t in trackers if computing(t)] and time.monotonic() < deadline:
         time.sleep(0.05)  # polling the trackers' state; a zombie is never reaped by wait_procs
@@ -59,12 +56,27 @@ def test_a_signal_stops_the_audit_and_its_workers(tmp_path, number, code):
     assert not out.exists()
 
 
-def is_resource_tracker(process: psutil.Process) -> bool:
-    """Whether ``process`` is a resource tracker rather than a worker (gone counts as a worker)."""
-    try:
-        return any("resource_tracker" in part for part in process.cmdline())
-    except psutil.NoSuchProcess:
-        return False
+def started_children(
+    audit: psutil.Process,
+) -> tuple[list[psutil.Process], list[psutil.Process]]:
+    """The audit's worker processes and its resource trackers, once at least one worker has
+    started and every child runs its own program (a child just forked shows the audit's
+    command line until it starts the program it was made for)."""
+    own = " ".join(audit.cmdline())
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        lines = {}
+        for child in audit.children(recursive=True):
+            with contextlib.suppress(psutil.NoSuchProcess):
+                lines[child] = " ".join(child.cmdline())
+        settled = lines and own not in lines.values()
+        workers = [child for child, line in lines.items() if "loky.backend.popen" in line]
+        if settled and workers:
+            trackers = [child for child, line in lines.items() if "resource_tracker" in line]
+            assert len(workers) + len(trackers) == len(lines), lines
+            return workers, trackers
+        psutil.wait_procs([audit], timeout=0.05)
+    raise AssertionError("the audit's worker processes were never seen")
 
 
 def computing(process: psutil.Process) -> bool:

@@ -19,11 +19,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from joblib.externals.loky import reusable_executor
 
 from privacy_explorer import cli as cli_module
 from privacy_explorer import runner
 from privacy_explorer.cli import cli
-from privacy_explorer.workers import WorkerDied, in_workers
+from privacy_explorer.workers import WorkerDied, in_workers, pool_workers, retire_pool
 
 WHERE = "compute/dice.py: lesson 01-dice, grid point (threshold=5, prior=add_one)"
 
@@ -282,6 +283,24 @@ def test_a_run_stopped_after_its_last_task_ends_its_idle_workers_and_the_next_ru
     again = list(in_workers(worker_id, [(number,) for number in range(6)], jobs=2))
     assert [number for number, _ in again] == list(range(6))
     assert not workers & {pid for _, pid in again}
+
+
+def test_retiring_the_pool_ends_a_worker_that_loky_lost_track_of(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    outcomes = in_workers(worker_id, [(number,) for number in range(4)], jobs=2)
+    workers = {pid for _, pid in (next(outcomes) for _ in range(4))}
+    assert workers <= set(pool_workers())  # the kernel's list names them, trackers aside
+    # A pool that loky no longer reaches (as when a run stops while a worker is starting):
+    # only the kernel's list of this process's children still knows its workers.
+    lost = reusable_executor._executor
+    monkeypatch.setattr(reusable_executor, "_executor", None)
+    retire_pool()
+    assert not any(alive(pid) for pid in workers)
+    assert pool_workers() == []
+    monkeypatch.undo()
+    outcomes.close()  # the lost pool's tasks are over; closing retires it for good
+    assert lost is not None
 
 
 def test_of_several_points_a_dead_worker_was_on_the_one_that_kills_is_named(
