@@ -23,10 +23,14 @@ Encoding, in this order (the :class:`Preprocessing` record keeps what was done):
 
 from __future__ import annotations
 
+import bz2
 import csv
+import gzip
 import hashlib
 import io
+import lzma
 import re
+import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -225,39 +229,74 @@ def _header(sample: str, sep: str) -> list[str]:
     return [name.strip() for name in first]
 
 
+SAMPLE_BYTES = 1 << 16
+"""How much of a CSV file's text is read to sniff its separator and decimal mark."""
+
+
+def _start_of_text(path: Path) -> bytes:
+    """The first :data:`SAMPLE_BYTES` of a CSV file's text, unpacked if it is compressed
+    (gzip, bzip2, xz, or the first file of a zip, as pandas reads them)."""
+    name = path.name.lower()
+    try:
+        if name.endswith(".gz"):
+            with gzip.open(path) as handle:
+                return handle.read(SAMPLE_BYTES)
+        if name.endswith(".bz2"):
+            with bz2.open(path) as handle:
+                return handle.read(SAMPLE_BYTES)
+        if name.endswith(".xz"):
+            with lzma.open(path) as handle:
+                return handle.read(SAMPLE_BYTES)
+        if name.endswith(".zip"):
+            with zipfile.ZipFile(path) as archive:
+                members = [item for item in archive.infolist() if not item.is_dir()]
+                if len(members) != 1:
+                    raise AuditInputError(
+                        f"{path}: the zip holds {len(members)} files, not one CSV file",
+                        file=str(path),
+                        fix="zip the one CSV file alone, or give the CSV file itself",
+                    )
+                with archive.open(members[0]) as handle:
+                    return handle.read(SAMPLE_BYTES)
+    except (OSError, EOFError, lzma.LZMAError, zipfile.BadZipFile) as error:
+        raise AuditInputError(
+            f"{path}: cannot be unpacked as its name says ({error})",
+            file=str(path),
+            fix="check that the file is whole and that its ending names how it is compressed",
+        ) from error
+    with path.open("rb") as handle:
+        return handle.read(SAMPLE_BYTES)
+
+
 def _read_csv(path: Path, options: ReadOptions) -> tuple[pd.DataFrame, tuple[str, ...]]:
     where = str(path)
-    with path.open("rb") as handle:
-        start = handle.read(1 << 16)
-    compressed = path.name.lower().endswith(CSV_SUFFIXES[2:])
-    if b"\0" in start[:4096] and not compressed:
+    start = _start_of_text(path)
+    if b"\0" in start[:4096]:
         raise AuditInputError(
             f"{where}: not a CSV file (it holds binary data)",
             file=where,
             fix="export the table as CSV text with a header row",
         )
     notes: list[str] = []
-    sep, decimal = options.sep or ",", options.decimal or "."
-    if not compressed:
-        try:
-            sample = start.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            sample = start[: len(start) - 3].decode("utf-8-sig", errors="ignore")
-        sep, decimal = _sniff(sample, options)
-        if (options.sep is None and sep != ",") or (options.decimal is None and decimal != "."):
-            notes.append(
-                f"{where}: read with {SEPARATOR_NAMES[sep]} between fields and '{decimal}' as "
-                "the decimal mark (override with --sep and --decimal)"
-            )
-        names = _header(sample, sep)
-        repeated = sorted({name for name in names if names.count(name) > 1})
-        if repeated:
-            raise AuditInputError(
-                f"{where}: the header names column {_listed(repeated)} more than once",
-                file=where,
-                column=repeated[0],
-                fix="give every column its own name",
-            )
+    try:
+        sample = start.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        sample = start[: len(start) - 3].decode("utf-8-sig", errors="ignore")
+    sep, decimal = _sniff(sample, options)
+    if (options.sep is None and sep != ",") or (options.decimal is None and decimal != "."):
+        notes.append(
+            f"{where}: read with {SEPARATOR_NAMES[sep]} between fields and '{decimal}' as "
+            "the decimal mark (override with --sep and --decimal)"
+        )
+    names = _header(sample, sep)
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise AuditInputError(
+            f"{where}: the header names column {_listed(repeated)} more than once",
+            file=where,
+            column=repeated[0],
+            fix="give every column its own name",
+        )
     try:
         frame = pd.read_csv(
             path,

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import bz2
+import gzip
 import json
+import lzma
 import shlex
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +19,7 @@ from click.testing import CliRunner, Result
 from privacy_explorer.audit_output import MARKER
 from privacy_explorer.cli import cli
 from privacy_explorer.compute.audit import ATTACK_KEYS, results_json, run_audit, scores_table
-from privacy_explorer.compute.audit_data import AuditInputError
+from privacy_explorer.compute.audit_data import AuditInputError, read_table
 
 REPO = Path(__file__).resolve().parent.parent
 HOUSING = REPO / "data" / "synth-mia-housing"
@@ -789,3 +793,46 @@ def test_an_audit_output_edited_by_the_user_is_no_longer_ours(tmp_path):
     assert invoke(*housing_args(out, "--attacks", "dcr")).exit_code == 2
     assert invoke(*housing_args(out, "--attacks", "dcr", "--force")).exit_code == 2
     assert (out / "results.json").read_text("utf-8") == "{}\n"
+
+
+def _pack(path: Path, ending: str) -> Path:
+    """``path`` compressed as its new ``ending`` says (``.gz``, ``.bz2``, ``.xz``, ``.zip``)."""
+    packed = path.with_name(path.name + ending)
+    data = path.read_bytes()
+    if ending == ".zip":
+        with zipfile.ZipFile(packed, "w") as archive:
+            archive.writestr(path.name, data)
+    else:
+        compress = {".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress}[ending]
+        packed.write_bytes(compress(data))
+    return packed
+
+
+@pytest.mark.parametrize("ending", [".gz", ".bz2", ".xz", ".zip"])
+def test_compressed_files_are_sniffed_and_checked_like_plain_ones(tmp_path, ending):
+    paths = small_tables(tmp_path)
+    _rewrite(paths, sep=";", decimal=",")
+    plain = read_table(paths["members"], "members")
+    packed = read_table(_pack(paths["members"], ending), "members")
+    pd.testing.assert_frame_equal(packed.frame, plain.frame)
+    assert list(packed.frame.columns) == ["age", "income", "region"]
+    assert packed.notes == (
+        f"{paths['members']}{ending}: read with ';' between fields and ',' as the decimal "
+        "mark (override with --sep and --decimal)",
+    )
+    paths["members"].write_text("age;age\n1;2\n")
+    with pytest.raises(AuditInputError, match="the header names column 'age' more than once"):
+        read_table(_pack(paths["members"], ending), "members")
+
+
+def test_a_damaged_or_crowded_archive_is_refused_by_name(tmp_path):
+    damaged = tmp_path / "members.csv.gz"
+    damaged.write_bytes(b"\x1f\x8b not gzip after all")
+    with pytest.raises(AuditInputError, match=r"members\.csv\.gz: cannot be unpacked as its"):
+        read_table(damaged, "members")
+    crowded = tmp_path / "members.csv.zip"
+    with zipfile.ZipFile(crowded, "w") as archive:
+        archive.writestr("a.csv", "x\n1\n")
+        archive.writestr("b.csv", "x\n2\n")
+    with pytest.raises(AuditInputError, match="the zip holds 2 files, not one CSV file"):
+        read_table(crowded, "members")
