@@ -803,8 +803,13 @@ def _pack(path: Path, ending: str) -> Path:
         with zipfile.ZipFile(packed, "w") as archive:
             archive.writestr(path.name, data)
     else:
-        compress = {".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress}[ending]
-        packed.write_bytes(compress(data))
+        packed.write_bytes(
+            gzip.compress(data)
+            if ending == ".gz"
+            else bz2.compress(data)
+            if ending == ".bz2"
+            else lzma.compress(data)
+        )
     return packed
 
 
