@@ -108,6 +108,21 @@ def open_page(context: BrowserContext, site: Site, path: str) -> tuple[Page, Wat
     return page, watch
 
 
+def touch_drag(page: Page, points: Sequence[tuple[float, float]]) -> None:
+    """A finger pressed at the first of ``points`` (CSS px in the window), moved through the
+    others and lifted, as a touch screen sends it (the context needs ``has_touch``)."""
+    session = page.context.new_cdp_session(page)
+    try:
+        for number, (x, y) in enumerate(points):
+            kind = "touchMove" if number else "touchStart"
+            session.send(
+                "Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": x, "y": y}]}
+            )
+        session.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finally:
+        session.detach()
+
+
 def settle(page: Page) -> None:
     """Wait until fonts and images have finished loading."""
     page.wait_for_function(
