@@ -633,8 +633,15 @@
   Lesson.prototype.bindMarks = function (name, view) {
     var self = this;
     var marks = this.data.charts[name].marks || {};
+    var holder = view.container();
+    if (Object.keys(marks).length) {
+      holder.classList.add("is-control");
+      // A finger is captured by what it pressed: let a drag pick what it moves over instead.
+      holder.addEventListener("pointerdown", function (event) {
+        if (event.target.releasePointerCapture) event.target.releasePointerCapture(event.pointerId);
+      }, true);
+    }
     Object.keys(marks).forEach(function (param) {
-      view.container().classList.add("is-control");
       view.addSignalListener(param + "_by_mark", function (signal, picked) {
         var values = picked && picked[marks[param]];
         if (values && values.length) self.choose(param, values[0]);
