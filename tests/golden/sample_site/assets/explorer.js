@@ -575,8 +575,14 @@
   Lesson.prototype.bindMarks = function (name, view) {
     var self = this;
     var marks = this.data.charts[name].marks || {};
+    var holder = view.container();
+    if (Object.keys(marks).length) {
+      holder.classList.add("is-control");
+      holder.addEventListener("pointerdown", function (event) {
+        if (event.target.releasePointerCapture) event.target.releasePointerCapture(event.pointerId);
+      }, true);
+    }
     Object.keys(marks).forEach(function (param) {
-      view.container().classList.add("is-control");
       view.addSignalListener(param + "_by_mark", function (signal, picked) {
         var values = picked && picked[marks[param]];
         if (values && values.length) self.choose(param, values[0]);
