@@ -193,6 +193,32 @@ PAGE_STATE = """slug => {
 }"""
 
 
+CHART_TEXT_CLASHES = """() => Array.from(document.querySelectorAll("figure[data-chart]")).map(f => {
+  // Text a reader cannot read whole: cut by the chart's visible box (or its own SVG), or
+  // overprinting another chart text by more than a fifth of the smaller one's area.
+  const svg = f.querySelector(".chart-live svg");
+  if (!svg) return { chart: f.dataset.chart, cut: [], overprinted: [] };
+  const view = f.querySelector("[data-chart-view]").getBoundingClientRect();
+  const drawn = svg.getBoundingClientRect();
+  const left = Math.max(view.left, drawn.left), right = Math.min(view.right, drawn.right);
+  const top = drawn.top, bottom = drawn.bottom;
+  const texts = Array.from(svg.querySelectorAll("text"))
+    .filter(t => t.textContent.trim() && t.getClientRects().length)
+    .map(t => ({ text: t.textContent, box: t.getBoundingClientRect() }));
+  const cut = texts.filter(({ box }) => box.left < left - 0.5 || box.right > right + 0.5
+    || box.top < top - 0.5 || box.bottom > bottom + 0.5).map(t => t.text);
+  const overprinted = [];
+  texts.forEach((a, i) => texts.slice(i + 1).forEach(b => {
+    const w = Math.min(a.box.right, b.box.right) - Math.max(a.box.left, b.box.left);
+    const h = Math.min(a.box.bottom, b.box.bottom) - Math.max(a.box.top, b.box.top);
+    const smaller = Math.min(a.box.width * a.box.height, b.box.width * b.box.height);
+    if (w > 0 && h > 0 && w * h > smaller / 5) overprinted.push([a.text, b.text]);
+  }));
+  return { chart: f.dataset.chart, cut, overprinted };
+})"""
+"""Per chart of a page: its texts cut by the chart's box, and the pairs of texts that overprint."""
+
+
 # One control change, as a learner makes it: the next value of control number `step` (taken in
 # turn), then its event. Returns the parameter's name. The browser tests and `make bench` use it.
 MOVE_CONTROL = """step => {
