@@ -226,6 +226,13 @@ def test_a_click_and_a_drag_set_the_parameter_and_the_keyboard_goes_on_from_ther
     page.locator("input[data-param=threshold]").focus()
     page.keyboard.press("ArrowRight")
     wait_for_threshold(page, 3)
+    # A mark whose field holds no value of the parameter sets nothing.
+    key = page.evaluate("window.explorerLesson.key()")
+    page.evaluate(
+        """() => { window.explorerLesson.choose("threshold", null);
+                   window.explorerLesson.choose("prior", "often"); }"""
+    )
+    assert page.evaluate("window.explorerLesson.key()") == key
     watch.assert_clean("mark control by mouse and keyboard")
 
 
