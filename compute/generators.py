@@ -274,7 +274,7 @@ BAYES_NET_SETTINGS: tuple[GeneratorSetting, ...] = (
             f"dp-bayes-net-{e:g}",
             "private_bayes_net",
             e,
-            f"차분 프라이버시 베이즈 네트워크 (ε = {e:g})",
+            f"차등 개인정보보호 베이즈 네트워크 (ε = {e:g})",
             f"DP Bayesian network (ε = {e:g})",
         )
         for e in PRIVATE_EPSILONS
