@@ -318,10 +318,12 @@ def pooled_dp_evidence(
 
 
 def region_excess(tpr: npt.ArrayLike, epsilon: float) -> float:
-    """How far a ROC read at :data:`ROC_FPRS` rises above the ε-DP region (≤ 0: inside).
+    """How far a ROC read at :data:`ROC_FPRS` leaves the ε-DP region (≤ 0: inside).
 
-    The region is ``TPR ≤ min(e^ε·FPR, 1 − e^−ε·(1 − FPR))``
-    (:func:`compute.dp_bounds.tpr_bound`).
+    The region is ``max(e^−ε·FPR, 1 − e^ε·(1 − FPR)) ≤ TPR ≤ min(e^ε·FPR,
+    1 − e^−ε·(1 − FPR))`` (:func:`compute.dp_bounds.tpr_bound` and its mirror: a
+    test whose answers are swapped must obey the bound too); the result is the
+    largest distance, in TPR, above the upper edge or below the lower one.
     """
     from .dp_bounds import tpr_bound
 
@@ -329,4 +331,6 @@ def region_excess(tpr: npt.ArrayLike, epsilon: float) -> float:
     values = np.asarray(tpr, dtype=np.float64)
     if values.shape != rates.shape:
         raise ValueError(f"tpr must have one value per FPR of ROC_FPRS ({rates.size})")
-    return float(np.max(values - tpr_bound(rates, epsilon)))
+    upper = tpr_bound(rates, epsilon)
+    lower = 1.0 - tpr_bound(1.0 - rates, epsilon)
+    return float(np.max(np.maximum(values - upper, lower - values)))

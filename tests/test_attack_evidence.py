@@ -148,11 +148,29 @@ def test_a_private_generators_evidence_pools_every_seed() -> None:
     assert max(region_excess(item.tpr, 2.0) for item in evidence) < 0.1
 
 
-def test_region_excess_is_the_height_above_the_dp_region() -> None:
+def test_region_excess_is_the_distance_outside_the_dp_region() -> None:
     rates = np.asarray(ROC_FPRS)
     assert region_excess(tpr_bound(rates, 1.0), 1.0) == pytest.approx(0.0, abs=1e-15)
-    assert region_excess(np.minimum(1.0, rates + 0.3), 0.1) == pytest.approx(
-        max(min(1.0, f + 0.3) - min(math.exp(0.1) * f, 1 - math.exp(-0.1) * (1 - f)) for f in rates)
+    assert region_excess(rates, 1.0) == 0  # the diagonal is inside, touching at the corners
+
+    def edges(f: float, e: float) -> tuple[float, float]:
+        upper = min(math.exp(e) * f, 1 - math.exp(-e) * (1 - f))
+        return max(math.exp(-e) * f, 1 - math.exp(e) * (1 - f)), upper
+
+    above = np.minimum(1.0, rates + 0.3)
+    assert region_excess(above, 0.1) == pytest.approx(
+        max(
+            max(t - edges(f, 0.1)[1], edges(f, 0.1)[0] - t)
+            for f, t in zip(rates, above, strict=True)
+        )
     )
+    below = np.maximum(0.0, rates - 0.3)
+    assert region_excess(below, 0.1) == pytest.approx(
+        max(
+            max(t - edges(f, 0.1)[1], edges(f, 0.1)[0] - t)
+            for f, t in zip(rates, below, strict=True)
+        )
+    )
+    assert region_excess(below, 0.1) > 0.2
     with pytest.raises(ValueError, match="one value per FPR"):
         region_excess([0.5], 1.0)

@@ -614,7 +614,8 @@ def region_rows() -> list[dict[str, Any]]:
 
 
 def dp_rows(gens: Generators, data: str) -> list[dict[str, Any]]:
-    """Per ε: the bound drawn, the largest ε lower bound of any attack, the largest excess."""
+    """Per ε: the bound drawn, the largest ε lower bound of any attack, and how far any mean
+    ROC went outside the region (0 when none did)."""
     rows = []
     for epsilon in DP_EPSILONS:
         value = gens.values[generator_key(data, f"dp-bayes-net-{epsilon:g}")]
@@ -1003,7 +1004,7 @@ TABLES: tuple[Table, ...] = (
             _column("epsilon", "ε", "ε", "g"),
             _column("guarantee", "그린 영역의 2ε", "2ε of the region drawn", "g"),
             _column("bound", "가장 큰 경험적 ε 하한", "Largest empirical ε lower bound", ".2f"),
-            _column("excess", "영역 위로 넘친 TPR", "TPR above the region", ".3f"),
+            _column("excess", "영역 밖으로 나간 TPR", "TPR outside the region", ".3f"),
             _column("utility", "효용 R²", "Utility R²", ".2f"),
         ),
         _text(
