@@ -41,6 +41,10 @@ tested against an independent reference (SciPy, scikit-learn, brute force):
 :mod:`compute.audit_experiments` and :mod:`compute.generator_audit`
     Lesson 05's experiments: every attack on simulated releases and on the
     generators' releases of the concrete data, with seeds, summaries and fits.
+:mod:`compute.attack_evidence`
+    Lesson 06's experiments: the release-size simulation with each release's
+    coverage ceiling, Gen-LRA against every rival seed by seed with verdicts
+    corrected together, and real and private generators on two data sets.
 :mod:`compute.invariance`
     What the invariance of Gen-LRA's score does and does not cover, measured.
 :mod:`compute.histogram`
@@ -70,8 +74,9 @@ tested against an independent reference (SciPy, scikit-learn, brute force):
     a KDE sampler, SMOTE interpolation, independent marginals) and the 16
     settings lesson 05 compares.
 :mod:`compute.generator_audit`
-    Those generators on the deduplicated concrete data: disjoint member,
-    non-member, reference and test splits, every attack, and utility (test R²).
+    Those generators on the deduplicated concrete data or the housing rows:
+    disjoint member, non-member, reference and test splits, every attack, and
+    utility (test R²).
 :mod:`compute.invariance`
     What Gen-LRA's invariance claim covers, measured: true density ratios, the
     KDE bracket with fixed neighbours, and Euclidean neighbour selection.

@@ -526,11 +526,11 @@ def noisy_pair_tables(
         (:attr:`PrivacyAccount.replace_one_epsilon`); a bound such as
         ``TPR ≤ e^ε · FPR`` then holds with ``e^{2ε}``.
 
-        *What the guarantee does not cover.* The units the codes come from:
-        :func:`compute.generators.generate` standardizes the members with their
-        own means and standard deviations before a family sees them, which is
-        not private; the guarantee is for the members as the function receives
-        them (an end-to-end guarantee needs a standardization fixed without the
+        *What the guarantee does not cover.* The guarantee is for the members
+        as the function receives them. Whatever maps them into these units
+        must not depend on them: :func:`compute.generators.generate` refuses to
+        standardize a private family's members with their own means and
+        standard deviations and asks for statistics fixed without them (public
         data). The noise is drawn in floating point, which, like lesson 03's
         illustrations, protects no real data (Mironov 2012).
 

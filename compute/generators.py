@@ -42,14 +42,22 @@ Families
         The same network built from pairwise tables released with the Laplace
         mechanism on public bins (:func:`compute.bayes_net.private_bayes_net`):
         ε-differentially private for adding or removing one member (``2ε``
-        for replacing one), with respect to the standardized members it
-        receives (the standardizing in :func:`generate` is not private; see
-        :func:`compute.bayes_net.noisy_pair_tables`). Parameter: ``ε``.
+        for replacing one). :func:`generate` standardizes its members with
+        statistics the caller fixes without them (a ``standardizer`` from
+        public data, such as a sample disjoint from the members), so the
+        guarantee covers the members in their own units; see
+        :func:`compute.bayes_net.noisy_pair_tables`. Parameter: ``ε``.
 
 Lesson 05 iterates over :data:`GENERATOR_SETTINGS` only, which holds the first
 four families; :data:`BAYES_NET_SETTINGS` names the settings of the two
 Bayesian-network families for experiments that are not (yet) part of its grid.
 
+Standardizing
+    By default :func:`generate` standardizes with the members' own means and
+    standard deviations, as a data holder would. Those statistics are
+    functions of the members, released in effect through the units of every
+    record, so a family in :data:`PRIVATE_FAMILIES` refuses them: it needs
+    a ``standardizer`` fitted on data that are not the members.
 Randomness
     ``rng`` is the only source: the mixture's k-means start is seeded with an
     integer drawn from it, so a setting and a seed always give the same records.
@@ -166,6 +174,10 @@ def independent_marginals(
     return np.asarray(np.take_along_axis(members, rows, axis=0))
 
 
+PRIVATE_FAMILIES: frozenset[str] = frozenset({"private_bayes_net"})
+"""Families with a differential-privacy guarantee: :func:`generate` refuses to standardize
+their members with the members' own statistics."""
+
 Generator = Callable[[FloatArray, float | None, int, np.random.Generator], FloatArray]
 """``(standardized members, parameter, size, rng) → standardized records``."""
 
@@ -194,6 +206,11 @@ class GeneratorSetting:
     """The name shown on the Korean page."""
     label_en: str
     """The name shown on the English page."""
+
+    @property
+    def private(self) -> bool:
+        """Whether the family promises differential privacy (:data:`PRIVATE_FAMILIES`)."""
+        return self.family in PRIVATE_FAMILIES
 
     def __post_init__(self) -> None:
         if self.family not in FAMILIES:
@@ -257,7 +274,7 @@ BAYES_NET_SETTINGS: tuple[GeneratorSetting, ...] = (
             f"dp-bayes-net-{e:g}",
             "private_bayes_net",
             e,
-            f"차분 프라이버시 베이즈 네트워크 (ε = {e:g})",
+            f"차등 개인정보보호 베이즈 네트워크 (ε = {e:g})",
             f"DP Bayesian network (ε = {e:g})",
         )
         for e in PRIVATE_EPSILONS
@@ -277,19 +294,35 @@ def setting_by_key(key: str) -> GeneratorSetting:
 
 
 def generate(
-    members: npt.ArrayLike, setting: GeneratorSetting, size: int, rng: np.random.Generator
+    members: npt.ArrayLike,
+    setting: GeneratorSetting,
+    size: int,
+    rng: np.random.Generator,
+    *,
+    standardizer: Standardizer | None = None,
 ) -> FloatArray:
     """``size`` synthetic records from a generator of ``setting`` trained on ``members``.
 
-    The members are standardized with their own statistics, the family's
-    function generates standardized records, and these are mapped back to
-    the members' units (see the module docstring).
+    The members are standardized (with ``standardizer``, by default with
+    their own statistics), the family's function generates standardized
+    records, and these are mapped back to the original units (see the module
+    docstring). A private family (:attr:`GeneratorSetting.private`) needs a
+    ``standardizer`` fitted without the members, or its guarantee would not
+    cover the statistics; it refuses to run without one.
     """
     table = np.asarray(members, dtype=np.float64)
     if table.ndim != 2 or table.shape[0] < 2:
         raise ValueError(f"members must be a table of at least 2 rows, got shape {table.shape}")
     if size < 1:
         raise ValueError(f"size must be at least 1, got {size}")
-    standardizer = Standardizer.fit(table)
+    if standardizer is None:
+        if setting.private:
+            raise ValueError(
+                f"setting {setting.key!r} is differentially private: standardizing its members "
+                "with their own means and standard deviations would release those statistics "
+                "unprotected; pass standardizer=Standardizer.fit(public data), data that are "
+                "not the members"
+            )
+        standardizer = Standardizer.fit(table)
     records = FAMILIES[setting.family](standardizer.forward(table), setting.parameter, size, rng)
     return standardizer.inverse(records)

@@ -477,6 +477,7 @@ LESSONS = {
     "02": "02-membership-inference",
     "03": "03-differential-privacy",
     "05": "05-synthetic-data-audit",
+    "06": "06-what-an-audit-measures",
 }
 """The lessons the next steps point to, by number: their file names on the course site."""
 ADVICE_EPSILON = 1.0
@@ -561,7 +562,7 @@ def next_steps(result: AuditResult, lang: str, course_url: str | None = None) ->
         steps.append(
             _step(
                 "next_leak_dp" if bound > 0 else "next_leak_dp_no_bound",
-                "03",
+                "06",
                 lang,
                 course_url,
                 epsilon=f"{ADVICE_EPSILON:g}",
@@ -607,7 +608,7 @@ def next_steps(result: AuditResult, lang: str, course_url: str | None = None) ->
             _step("next_dims", "05", lang, course_url, dims=result.preprocessing.dimension)
         )
     if leak_test is not None and not leak_test.verdict.leak_detected:
-        steps.append(_step("next_no_evidence", "03", lang, course_url))
+        steps.append(_step("next_no_evidence", "06", lang, course_url))
     return steps
 
 

@@ -75,6 +75,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "ko": "5강 합성 데이터 공개 감사",
         "en": "lesson 05, Auditing a synthetic data release",
     },
+    "lesson_06": {"ko": "6강 감사가 잴 수 있는 것", "en": "lesson 06, What an audit can measure"},
     "written_on": {"ko": "작성 시각", "en": "Written"},
     "tool": {"ko": "도구", "en": "Tool"},
     "tool_version": {"ko": "explorer audit {version}", "en": "explorer audit {version}"},

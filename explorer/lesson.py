@@ -58,6 +58,24 @@ again. Then it calls ``summarize(results, study)``, where ``study`` maps
 ``study`` and a ``summarize`` that takes both arguments; a module without it
 keeps ``summarize(results)``. The build checks this when it loads the module.
 
+Views of the study: per-point results that only ``summarize`` can compute
+-------------------------------------------------------------------------
+
+``compute(**point)`` never sees the study. When a point's readouts or rows are a
+view of the study (the paired statistics of the setting the controls select,
+say), ``summarize`` returns them in the dataset :data:`POINT_VIEWS`, one row per
+group of points::
+
+    {"where": {"size": 4, "epsilon": 0.4}, "readouts": {...}, "datasets": {...}}
+
+Each row adds its readouts and datasets to every grid point whose parameters
+have the values ``where`` names (``{}``: every point). A point may take names
+from several rows, but never the same name twice. A readout given this way is
+declared in ``READOUTS`` with ``from_summary=True``, which ``compute()`` leaves
+out and every grid point must receive; its datasets are used like
+``compute()``'s (charts, live tables, ``LAZY``). The build adds them after
+``summarize``, before it checks the results against the pages.
+
 Lazy datasets
 -------------
 
@@ -97,6 +115,11 @@ MARK_CONTROL_SUFFIX = "_by_mark"
 """A chart's point selection named ``<param>`` + this suffix makes the marks it picks a control
 of grid parameter ``param``: the page sets ``param`` to the grid value nearest the picked mark's
 one selected field, through the parameter's ordinary control (which must be on the page)."""
+
+
+POINT_VIEWS = "point_views"
+"""The dataset of ``summarize()`` whose rows give grid points readouts and datasets (see
+the module docstring: views of the study)."""
 
 
 CHART_DIGITS = 6
@@ -258,6 +281,9 @@ class Readout:
     unit_one: Text | None = None
     """The unit when the value is exactly 1, in every language (``{"en": "epoch", ...}``),
     for languages that inflect it; ``None``: :attr:`unit` always."""
+    from_summary: bool = False
+    """Whether ``summarize()`` gives the value at every grid point (:data:`POINT_VIEWS`)
+    instead of ``compute()``."""
 
     def text(self, value: Any, lang: str) -> str:
         """The readout as shown on the page in ``lang``."""

@@ -24,7 +24,7 @@ from privacy_explorer import korean, pagecache, wording
 from privacy_explorer.cluster import Cluster
 from privacy_explorer.errors import ComputeError, ContentError, exit_call, location
 from privacy_explorer.lazy import LazyRows, lesson_lazy_rows
-from privacy_explorer.lesson import LANGUAGES
+from privacy_explorer.lesson import LANGUAGES, POINT_VIEWS, Scalar
 from privacy_explorer.plan import Plan, PlannedLesson
 from privacy_explorer.project import Project
 from privacy_explorer.provenance import verify_data_files
@@ -32,6 +32,7 @@ from privacy_explorer.runner import (
     GridRun,
     Progress,
     cached_files,
+    check_readout,
     describe_point,
     json_ready,
     run_grid,
@@ -110,6 +111,81 @@ def _summary(
     if not isinstance(summary, dict) or any(not isinstance(v, list) for v in summary.values()):
         raise ComputeError(f"{where} must return {{dataset name: list of rows}}")
     return summary
+
+
+def _apply_point_views(
+    planned: PlannedLesson, run: GridRun, summary: dict[str, Any], root: Path
+) -> None:
+    """Add the readouts and datasets of ``summary[POINT_VIEWS]`` to the grid points they name
+    (see :mod:`privacy_explorer.lesson`, views of the study), and take that dataset out."""
+    module = planned.module
+    rows = summary.pop(POINT_VIEWS, None)
+    if module is None:
+        return
+    where = f"{location(module.path, None, root)}: summarize() {POINT_VIEWS}"
+    wanted = {name for name, readout in module.readouts.items() if readout.from_summary}
+    if rows is None:
+        if wanted:
+            raise ComputeError(
+                f"{location(module.path, None, root)}: the readouts {', '.join(sorted(wanted))} "
+                f"are declared from_summary=True, but summarize() returns no '{POINT_VIEWS}'; "
+                "give them there, or let compute() return them"
+            )
+        return
+    groups: dict[tuple[str, ...], dict[tuple[Scalar, ...], dict[str, Any]]] = {}
+    for number, row in enumerate(rows):
+        chosen = row.get("where")
+        if set(row) - {"where", "readouts", "datasets"} or not isinstance(chosen, dict):
+            raise ComputeError(
+                f"{where}: row {number} must be {{'where': {{parameter: value}}, 'readouts': "
+                "{...}, 'datasets': {...}}"
+            )
+        for name, value in chosen.items():
+            if name not in module.grid.names or value not in module.grid.param(name).values:
+                raise ComputeError(
+                    f"{where}: row {number} names {name}={value!r}, which is no value of a grid "
+                    f"parameter; the grid has {', '.join(module.grid.names)}"
+                )
+        names = tuple(sorted(chosen))
+        values = tuple(chosen[name] for name in names)
+        if values in groups.setdefault(names, {}):
+            raise ComputeError(f"{where}: row {number} repeats the points of an earlier row")
+        groups[names][values] = row
+    for point in module.grid:
+        key = module.grid.key(point)
+        result = run.results[key]
+        readouts, datasets = dict(result["readouts"]), dict(result.get("datasets", {}))
+        given: set[str] = set()
+        for names, by_values in groups.items():
+            row = by_values.get(tuple(point[name] for name in names))
+            if row is None:
+                continue
+            for kind, into in (("readouts", readouts), ("datasets", datasets)):
+                for name, value in row.get(kind, {}).items():
+                    if name in given or name in into:
+                        raise ComputeError(
+                            f"{where}: {kind[:-1]} '{name}' is given twice for grid point "
+                            f"({describe_point(point)}); give it once"
+                        )
+                    given.add(name)
+                    into[name] = value
+        missing = sorted(wanted - set(readouts))
+        try:
+            if missing:
+                raise ValueError(f"readouts {', '.join(missing)} are missing")
+            for name in given & set(readouts):
+                check_readout(name, readouts[name], module.readouts.get(name))
+            for name in given & set(datasets):
+                if not isinstance(datasets[name], list) or not all(
+                    isinstance(item, dict) for item in datasets[name]
+                ):
+                    raise ValueError(f"dataset '{name}' must be a list of row dicts")
+        except ValueError as exc:
+            raise ComputeError(
+                f"{where}: grid point ({describe_point(point)}): {exc}; every point needs each "
+                "readout declared from_summary=True, in a form its format can show"
+            ) from None
+        run.results[key] = {"readouts": readouts, "datasets": datasets}
 
 
 def _chart_specs(
@@ -306,7 +382,9 @@ def _run_lesson(
             large_grid_ok=settings.large_grids,
             cluster=settings.cluster,
         )
-    return run, study, _summary(item, run, study, project.root)
+    summary = _summary(item, run, study, project.root)
+    _apply_point_views(item, run, summary, project.root)
+    return run, study, summary
 
 
 def _lesson_results(

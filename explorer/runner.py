@@ -208,7 +208,8 @@ def _compute_batch(
 
 
 def check_result(result: Any, module: LessonModule) -> None:
-    """Raise ValueError unless ``result`` has every readout and only row-list datasets."""
+    """Raise ValueError unless ``result`` has every readout ``compute()`` gives (all but those
+    ``from_summary``) and only row-list datasets."""
     if not isinstance(result, dict) or not isinstance(result.get("readouts"), dict):
         raise ValueError("the result must be a dict with 'readouts' and 'datasets' dicts")
     datasets = result.get("datasets", {})
@@ -219,17 +220,18 @@ def check_result(result: Any, module: LessonModule) -> None:
         raise ValueError(
             f"the result has unexpected keys {sorted(extra)}; use 'readouts' and 'datasets'"
         )
-    missing = sorted(set(module.readouts) - set(result["readouts"]))
+    computed = {name for name, readout in module.readouts.items() if not readout.from_summary}
+    missing = sorted(computed - set(result["readouts"]))
     if missing:
         raise ValueError(f"result['readouts'] lacks {', '.join(missing)}, declared in READOUTS")
     for name, rows in datasets.items():
         if not isinstance(rows, list) or any(not isinstance(row, dict) for row in rows):
             raise ValueError(f"result['datasets']['{name}'] must be a list of row dicts")
     for name, value in result["readouts"].items():
-        _check_readout(name, value, module.readouts.get(name))
+        check_readout(name, value, module.readouts.get(name))
 
 
-def _check_readout(name: str, value: Any, readout: Readout | None) -> None:
+def check_readout(name: str, value: Any, readout: Readout | None) -> None:
     """Raise ValueError unless the readout's value is one the page can show in every language."""
     example = ", ".join(f"'{lang}': ..." for lang in LANGUAGES)
     if value is None:

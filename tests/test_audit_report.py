@@ -370,11 +370,11 @@ def test_a_leak_is_answered_with_dp_at_a_stated_epsilon_fewer_epochs_and_more_no
         in (screen)
     )
     assert lessons_linked(render_report(housing, "en", versions={}, course_url=COURSE)) == [
-        ("03", f"{COURSE}en/03-differential-privacy.html"),
+        ("06", f"{COURSE}en/06-what-an-audit-measures.html"),
         ("02", f"{COURSE}en/02-membership-inference.html"),
         ("02", f"{COURSE}en/02-membership-inference.html"),
     ]
-    assert "Explained in lesson 03, Differential privacy" in screen
+    assert "Explained in lesson 06, What an audit can measure" in screen
 
 
 def test_near_copies_are_named_and_answered_with_their_removal(copying):
@@ -395,7 +395,7 @@ def test_a_release_that_never_saw_the_members_gets_no_removal_or_dp_order(null_r
     assert not null_release.leak_test.verdict.leak_detected
     assert null_release.near_copies is not None and not null_release.near_copies.found
     report = render_report(null_release, "en", versions={})
-    assert lessons_named(report) == ["02", "03"]  # enlarge, no guarantee
+    assert lessons_named(report) == ["02", "06"]  # enlarge, no guarantee
     assert "No leak was shown, which is no guarantee" in first_screen(report)
 
 
@@ -421,8 +421,8 @@ def test_without_a_course_address_the_next_steps_name_their_lessons_and_link_now
     # A report is mailed or archived far from the course: a bare file name would lead nowhere.
     report = render_report(housing, "ko", versions={})
     screen = first_screen(report)
-    assert lessons_named(report) == ["03", "02", "02"] and lessons_linked(report) == []
-    assert '<span class="lesson-named">설명: 3강 차등 개인정보보호</span>' in screen
+    assert lessons_named(report) == ["06", "02", "02"] and lessons_linked(report) == []
+    assert '<span class="lesson-named">설명: 6강 감사가 잴 수 있는 것</span>' in screen
     assert "<a " not in screen[screen.index('class="next-steps"') : screen.index("</ul>")]
 
 

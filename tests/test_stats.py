@@ -20,8 +20,10 @@ from privacy_explorer.compute.attacks.stats import (
     holm_adjusted,
     label_permutation_test,
     paired_comparison,
+    paired_verdicts,
     rank_sum_auc,
     tpr_at_fpr_exact,
+    vertical_average_roc,
 )
 
 HYPOTHESIS = settings(database=None, deadline=None, max_examples=150)
@@ -338,3 +340,88 @@ def test_closer_than_fresh_holds_its_false_alarm_rate_and_finds_copies() -> None
     copies = np.concatenate([np.zeros(10), rng.exponential(size=190)])
     found = closer_than_fresh_test(copies, rng.exponential(size=200))
     assert found.p_value < 0.001 and found.closest[:10].tolist() == list(range(10))
+
+
+# ---------------------------------------------------------------------------------------------
+# Verdicts of many paired comparisons, and the mean ROC of several runs
+
+
+def seeded_comparisons(shifts: list[float], seeds: int = 20) -> list:
+    """Paired comparisons of seeded AUC-like values whose true mean differences are ``shifts``."""
+    rng = np.random.default_rng(6)
+    found = []
+    for shift in shifts:
+        common = rng.normal(0.7, 0.05, seeds)  # what a seed does to both attacks
+        found.append(paired_comparison(common + shift + rng.normal(0, 0.01, seeds), common))
+    return found
+
+
+@pytest.mark.parametrize("method", ["holm", "bh"])
+def test_paired_verdicts_follow_scipys_paired_t_tests_and_adjustments(method: str) -> None:
+    shifts = [0.0, 0.03, -0.03, 0.001, -0.002, 0.0, 0.02, 0.0]
+    comparisons = seeded_comparisons(shifts)
+    raw = np.array(
+        [
+            stats.ttest_rel(c.differences + 1.0, np.ones(c.differences.size)).pvalue
+            for c in comparisons
+        ]
+    )
+    found = paired_verdicts(comparisons, alpha=0.05, method=method)
+    if method == "bh":
+        expected = stats.false_discovery_control(raw, method="bh")
+    else:  # Holm from its definition: step down through the sorted p-values
+        order = np.argsort(raw)
+        expected = np.empty_like(raw)
+        running = 0.0
+        for rank, index in enumerate(order):
+            running = max(running, min(1.0, (raw.size - rank) * raw[index]))
+            expected[index] = running
+    np.testing.assert_allclose(found.adjusted, expected, rtol=1e-10)
+    for comparison, p, verdict in zip(comparisons, expected, found.verdicts, strict=True):
+        if p > 0.05:
+            assert verdict == "inside"
+        else:
+            assert verdict == ("higher" if comparison.mean > 0 else "lower")
+    # The clear shifts are found, both ways; the null ones are not.
+    assert [found.verdicts[i] for i in (1, 2, 6)] == ["higher", "lower", "higher"]
+    assert [found.verdicts[i] for i in (0, 5, 7)] == ["inside"] * 3
+
+
+def test_holm_verdicts_mean_an_interval_that_excludes_zero_at_holms_level() -> None:
+    comparisons = seeded_comparisons([0.03, 0.004, -0.01, 0.0, 0.006])
+    found = paired_verdicts(comparisons, method="holm")
+    order = np.argsort([c.p_value for c in comparisons])
+    for rank, index in enumerate(order):
+        level = 1 - 0.05 / (len(comparisons) - rank)
+        differences = comparisons[index].differences
+        low, high = stats.ttest_rel(differences, np.zeros(differences.size)).confidence_interval(
+            level
+        )
+        if found.verdicts[index] != "inside":
+            assert low > 0 or high < 0
+
+
+def test_paired_verdicts_refuse_an_unknown_correction_and_an_empty_family() -> None:
+    with pytest.raises(ValueError, match="method must be one of holm, bh, got 'bonferroni'"):
+        paired_verdicts(seeded_comparisons([0.0]), method="bonferroni")
+    with pytest.raises(ValueError, match="at least one comparison"):
+        paired_verdicts([])
+
+
+def test_vertical_average_roc_is_the_mean_of_scikit_learns_interpolated_curves() -> None:
+    from sklearn.metrics import roc_curve
+
+    rng = np.random.default_rng(11)
+    runs = [(rng.normal(0.4, 1, 31), rng.normal(0, 1, 37)) for _ in range(4)]
+    fprs = np.linspace(0, 1, 51)[1:-1]  # no multiple of 1/37: each FPR falls between points
+    found = vertical_average_roc(runs, fprs)
+    curves = []
+    for members, nonmembers in runs:
+        labels = np.r_[np.ones(members.size), np.zeros(nonmembers.size)]
+        curve_fpr, curve_tpr, _ = roc_curve(labels, np.r_[members, nonmembers])
+        curves.append(np.interp(fprs, curve_fpr, curve_tpr))
+    np.testing.assert_allclose(found, np.mean(curves, axis=0), atol=1e-12)
+    with pytest.raises(ValueError, match="at least one run"):
+        vertical_average_roc([], fprs)
+    with pytest.raises(ValueError, match="rates in"):
+        vertical_average_roc(runs, [1.5])

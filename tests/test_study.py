@@ -363,3 +363,103 @@ def test_a_study_grid_is_checked_like_the_grid(sample_project: Path) -> None:
         "  compute/dice.py: STUDY group_by names 'seeds', which is not a STUDY parameter; "
         "use one of: size, seed"
     )
+
+
+# --- views of the study: per-point readouts and rows that summarize() gives -------------------
+
+VIEW_CODE = '''
+
+READOUTS = (
+    *READOUTS,
+    Readout("mean_six", {"ko": "6의 평균 비율", "en": "Mean share of sixes"}, ".4f",
+            from_summary=True),
+    Readout("prior_word", {"ko": "평활", "en": "Smoothing"}, from_summary=True),
+)
+
+summarize_with_study = summarize
+
+
+def summarize(results: dict, study: dict) -> dict:
+    """The study's table, and for every grid point a view of the study."""
+    summary = summarize_with_study(results, study)
+    mean = sum(row["share"] for row in summary["by_size"]) / len(summary["by_size"])
+    views = [{"where": {}, "readouts": {"mean_six": mean}, "datasets": {}}]
+    for prior, words in (("none", ("없음", "none")), ("add_one", ("있음", "one added"))):
+        views.append({
+            "where": {"prior": prior},
+            "readouts": {"prior_word": {"ko": words[0], "en": words[1]}},
+            "datasets": {"view_rows": [{"prior": prior}]},
+        })
+    return {**summary, "point_views": views}
+'''
+
+
+def add_views(project: Path, code: str = VIEW_CODE) -> None:
+    """The study above, and two readouts from its views placed on both pages."""
+    add_study(project)
+    (project / DICE).write_text((project / DICE).read_text("utf-8") + code, "utf-8")
+    for lang in ("ko", "en"):
+        page = project / "content" / lang / "01-dice.md"
+        page.write_text(
+            page.read_text("utf-8") + "\n{{< readout mean_six >}}, {{< readout prior_word >}}\n",
+            "utf-8",
+        )
+
+
+def test_summarize_gives_grid_points_readouts_and_rows_from_the_study(
+    sample_project: Path,
+) -> None:
+    add_views(sample_project)
+    report = sample_build(sample_project)
+    mean = sum(share for _, share in expected_shares()) / 2
+    results = report.runs[0].results
+    assert len(results) == 10
+    for key, result in results.items():
+        prior = ("none", "add_one")[int(key.split("-")[1])]
+        assert result["readouts"]["mean_six"] == mean
+        word = "none" if prior == "none" else "one added"
+        assert result["readouts"]["prior_word"]["en"] == word
+        assert result["datasets"]["view_rows"] == [{"prior": prior}]
+        assert "share" in result["readouts"]  # compute()'s own readouts stay
+    html = (sample_project / "build" / "site" / "en" / "01-dice.html").read_text("utf-8")
+    assert f"{mean:.4f}" in html
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "problem"),
+    [
+        (
+            '("add_one", ("있음", "one added"))):',
+            "):",
+            "summarize() point_views: grid point (threshold=2, prior=add_one): readouts "
+            "prior_word are missing; every point needs each readout declared "
+            "from_summary=True, in a form its format can show",
+        ),
+        (
+            '"where": {}, "readouts": {"mean_six": mean}',
+            '"where": {}, "readouts": {"mean_six": mean, "prior_word": "x"}',
+            "summarize() point_views: readout 'prior_word' is given twice for grid point "
+            "(threshold=2, prior=none); give it once",
+        ),
+        (
+            '"where": {},',
+            '"where": {"seed": 1},',
+            "summarize() point_views: row 0 names seed=1, which is no value of a grid "
+            "parameter; the grid has threshold, prior",
+        ),
+    ],
+    ids=["missing", "twice", "unknown-parameter"],
+)
+def test_a_view_that_leaves_a_point_short_or_gives_a_name_twice_is_refused(
+    sample_project: Path, old: str, new: str, problem: str
+) -> None:
+    add_views(sample_project, VIEW_CODE.replace(old, new))
+    assert contract_error(sample_project) == f"compute/dice.py: {problem}"
+
+
+def test_a_readout_from_summary_needs_views(sample_project: Path) -> None:
+    add_views(sample_project, VIEW_CODE.replace(', "point_views": views}', "}"))
+    assert contract_error(sample_project) == (
+        "compute/dice.py: the readouts mean_six, prior_word are declared from_summary=True, but "
+        "summarize() returns no 'point_views'; give them there, or let compute() return them"
+    )

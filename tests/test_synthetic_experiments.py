@@ -30,14 +30,18 @@ from privacy_explorer.compute.audit_experiments import (
     summarize_metric,
     synthetic_neighbours,
 )
+from privacy_explorer.compute.datasets import load_housing
 from privacy_explorer.compute.generator_audit import (
+    HOUSING_PART,
     MEMBER_COUNT,
     NONMEMBER_COUNT,
     REFERENCE_COUNT,
     concrete_split,
+    housing_split,
+    real_split,
     run_generator_setting,
 )
-from privacy_explorer.compute.generators import setting_by_key
+from privacy_explorer.compute.generators import BAYES_NET_SETTINGS, Standardizer, setting_by_key
 from privacy_explorer.compute.synthetic import simulation_split, two_d_population
 
 
@@ -303,6 +307,39 @@ def test_a_generator_setting_is_attacked_on_reference_standardized_tables() -> N
     assert dcr.auc > 0.7
     assert 0.5 < result.utility_r2 <= result.baseline_r2 + 0.05
     assert result.baseline_r2 > 0.7
+
+
+def test_housing_splits_pool_the_600_real_rows_into_four_disjoint_parts() -> None:
+    split = housing_split(3)
+    assert {name: len(rows) for name, rows in split.rows.items()} == dict.fromkeys(
+        ("members", "nonmembers", "reference", "test"), HOUSING_PART
+    )
+    release = load_housing()
+    real = np.vstack(
+        [t.to_numpy() for t in (release.members, release.nonmembers, release.reference)]
+    )
+    table = np.vstack([split.members, split.nonmembers, split.reference, split.test])
+    assert sorted(map(tuple, table)) == sorted(map(tuple, real))
+    assert split.columns[-1] == "median_house_value"
+    assert real_split("housing", 3) is split
+    assert housing_split(4).rows["members"] != split.rows["members"]
+    with pytest.raises(
+        ValueError, match="unknown data set 'iris'; choose one of concrete, housing"
+    ):
+        real_split("iris", 1)
+
+
+def test_a_private_generator_is_standardized_with_the_reference_not_the_members() -> None:
+    setting = next(s for s in BAYES_NET_SETTINGS if s.private)
+    result = run_generator_setting(setting, 2, data="housing", attacks=("dcr",))
+    split = housing_split(2)
+    public = Standardizer.fit(split.reference)
+    # Every released value decodes from the public bins: in the public units it lies in the
+    # private domain's interval, which the members' own units would not give.
+    units = public.forward(result.synthetic)
+    assert units.min() >= -4.0 - 1e-9 and units.max() <= 4.0 + 1e-9
+    assert result.data == "housing" and result.synthetic.shape == (HOUSING_PART, 9)
+    assert result.utility_r2 < result.baseline_r2  # at ε = 0.1 the release is noise
 
 
 def test_independent_marginals_carry_little_utility() -> None:

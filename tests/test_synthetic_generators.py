@@ -55,9 +55,10 @@ def test_unknown_names_are_refused() -> None:
     "setting", (*GENERATOR_SETTINGS, *BAYES_NET_SETTINGS), ids=lambda setting: setting.key
 )
 def test_every_setting_is_deterministic_per_seed(setting: GeneratorSetting) -> None:
-    first = generate(MEMBERS, setting, 40, np.random.default_rng(1))
-    again = generate(MEMBERS, setting, 40, np.random.default_rng(1))
-    other = generate(MEMBERS, setting, 40, np.random.default_rng(2))
+    public = Standardizer.fit(MEMBERS[::-1] + 0.1) if setting.private else None
+    first = generate(MEMBERS, setting, 40, np.random.default_rng(1), standardizer=public)
+    again = generate(MEMBERS, setting, 40, np.random.default_rng(1), standardizer=public)
+    other = generate(MEMBERS, setting, 40, np.random.default_rng(2), standardizer=public)
     assert first.shape == (40, 3)
     assert np.isfinite(first).all()
     np.testing.assert_array_equal(first, again)
@@ -173,3 +174,23 @@ def test_generate_checks_its_input() -> None:
         generate(MEMBERS[:1], setting_by_key("kde-0.1"), 5, np.random.default_rng(0))
     with pytest.raises(ValueError, match="size must be at least 1"):
         generate(MEMBERS, setting_by_key("kde-0.1"), 0, np.random.default_rng(0))
+
+
+def test_a_private_family_refuses_the_members_own_statistics() -> None:
+    private = next(setting for setting in BAYES_NET_SETTINGS if setting.private)
+    assert not any(setting.private for setting in GENERATOR_SETTINGS)
+    with pytest.raises(ValueError, match="differentially private: standardizing its members"):
+        generate(MEMBERS, private, 5, np.random.default_rng(0))
+
+
+def test_a_public_standardizer_sets_the_units_the_private_family_sees() -> None:
+    """The members enter the private family in the public units, and the records leave in them."""
+    from privacy_explorer.compute.bayes_net import private_bayes_net
+
+    private = next(setting for setting in BAYES_NET_SETTINGS if setting.private)
+    public = Standardizer.fit(correlated_table(80, 9))
+    found = generate(MEMBERS, private, 50, np.random.default_rng(3), standardizer=public)
+    expected = public.inverse(
+        private_bayes_net(public.forward(MEMBERS), private.parameter, 50, np.random.default_rng(3))
+    )
+    np.testing.assert_array_equal(found, expected)

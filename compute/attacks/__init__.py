@@ -64,6 +64,7 @@ from .stats import (
     CoverageCeiling,
     EpsilonLowerBound,
     PairedComparison,
+    PairedVerdicts,
     PermutationTest,
     TprAtFpr,
     auc_ceiling,
@@ -76,9 +77,11 @@ from .stats import (
     holm_adjusted,
     label_permutation_test,
     paired_comparison,
+    paired_verdicts,
     rank_sum_auc,
     tpr_at_fpr_exact,
     tpr_ceiling,
+    vertical_average_roc,
 )
 from .validation import SingularCovarianceError
 
@@ -91,6 +94,7 @@ __all__ = [
     "GaussianKDE",
     "KDESample",
     "PairedComparison",
+    "PairedVerdicts",
     "PermutationTest",
     "SingularCovarianceError",
     "TprAtFpr",
@@ -123,11 +127,13 @@ __all__ = [
     "max_tpr_at_fpr",
     "monte_carlo_scores",
     "paired_comparison",
+    "paired_verdicts",
     "rank_sum_auc",
     "rates_at_threshold",
     "roc_curve",
     "tpr_at_fpr",
     "tpr_at_fpr_exact",
     "tpr_ceiling",
+    "vertical_average_roc",
     "zero_fpr_upper_bound",
 ]

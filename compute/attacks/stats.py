@@ -14,7 +14,9 @@ Comparisons across seeds
     with a t interval, an optional paired bootstrap interval, and the sign count.
 Many attacks at once
     :func:`holm_adjusted` and :func:`benjamini_hochberg_adjusted` adjust
-    p-values for multiplicity; :func:`label_permutation_test` tests every
+    p-values for multiplicity; :func:`paired_verdicts` says which of many
+    paired comparisons, corrected together, lie beyond the noise and which
+    way; :func:`label_permutation_test` tests every
     attack together by permuting who is a member, which gives a family-wise
     p-value for the best attack and max-T adjusted p-values for each.
 Records closer to the members than fresh ones
@@ -27,6 +29,10 @@ The coverage ceiling
     ``AUC ≤ ½ + ½·P`` (:func:`auc_ceiling`) and ``TPR ≤ P + (1 − P)·FPR``
     (:func:`tpr_ceiling`), when the release says nothing about the members
     it did not copy.
+ROC curves of several runs
+    :func:`vertical_average_roc`: the mean TPR at each FPR over runs (one
+    release and its targets each), the curve to set beside a bound that holds
+    for every run.
 What a release is at least as bad as
     :func:`epsilon_lower_bound`: the empirical ε of DP auditing (Jagielski et
     al. 2020; Nasr et al. 2021), with the threshold chosen on one half of the
@@ -39,21 +45,25 @@ likely a member". Functions over several attacks take one row per attack.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 from scipy import stats
 from scipy.spatial import cKDTree
 
-from .metrics import chance_auc_spread, clopper_pearson
+from .metrics import chance_auc_spread, clopper_pearson, tpr_at_fpr
 from .validation import FloatArray, as_probability, as_records, as_scores, same_columns
 
 __all__ = [
+    "MULTIPLICITY_METHODS",
     "CloserThanFresh",
     "CoverageCeiling",
     "EpsilonLowerBound",
     "PairedComparison",
+    "PairedVerdicts",
     "PermutationTest",
     "TprAtFpr",
     "auc_ceiling",
@@ -67,9 +77,11 @@ __all__ = [
     "holm_adjusted",
     "label_permutation_test",
     "paired_comparison",
+    "paired_verdicts",
     "rank_sum_auc",
     "tpr_at_fpr_exact",
     "tpr_ceiling",
+    "vertical_average_roc",
 ]
 
 Seed = int | tuple[int, ...]
@@ -309,6 +321,86 @@ def benjamini_hochberg_adjusted(p_values: npt.ArrayLike) -> FloatArray:
     adjusted = np.empty_like(values)
     adjusted[order] = np.minimum(1.0, np.minimum.accumulate(scaled[::-1])[::-1])
     return adjusted
+
+
+MULTIPLICITY_METHODS = {"holm": holm_adjusted, "bh": benjamini_hochberg_adjusted}
+"""The corrections :func:`paired_verdicts` knows: Holm (family-wise error), Benjamini–Hochberg
+(false discovery rate)."""
+
+Verdict = Literal["higher", "lower", "inside"]
+"""What one corrected comparison of A with B says: A higher, A lower, or inside the noise."""
+
+
+@dataclass(frozen=True, eq=False)
+class PairedVerdicts:
+    """Many paired comparisons judged together, after a correction for how many there are."""
+
+    adjusted: FloatArray
+    """Each comparison's adjusted p-value (of its paired t-test), in the order given."""
+    verdicts: tuple[Verdict, ...]
+    """``"higher"`` (A above B beyond the noise), ``"lower"``, or ``"inside"`` the noise."""
+    method: str
+    """The correction: a key of :data:`MULTIPLICITY_METHODS`."""
+    alpha: float
+    """The level the adjusted p-values are held to."""
+
+
+def paired_verdicts(
+    comparisons: Sequence[PairedComparison], *, alpha: float = 0.05, method: str = "holm"
+) -> PairedVerdicts:
+    """Which of ``comparisons`` show a difference beyond the noise, corrected for all of them.
+
+    Each comparison's two-sided paired t-test p-value is adjusted together with
+    the others' (``method``: ``"holm"`` keeps the chance of any false verdict
+    at most ``alpha`` under any dependence between the tests; ``"bh"`` keeps
+    the expected share of false verdicts among all verdicts at most
+    ``alpha``). A comparison whose adjusted p-value is at most ``alpha`` says
+    "higher" or "lower" by the sign of its mean difference; every other one
+    says "inside". For a t-test, an adjusted p-value at most ``alpha`` means
+    the comparison's t interval at level ``1 − α'`` excludes 0, where ``α'``
+    is the level Holm's or BH's step gives it (at least ``alpha / m``).
+    """
+    if method not in MULTIPLICITY_METHODS:
+        raise ValueError(f"method must be one of {', '.join(MULTIPLICITY_METHODS)}, got {method!r}")
+    level = as_probability(alpha, "alpha")
+    if not comparisons:
+        raise ValueError("paired_verdicts needs at least one comparison")
+    adjusted = MULTIPLICITY_METHODS[method]([c.p_value for c in comparisons])
+    verdicts: list[Verdict] = []
+    for comparison, p in zip(comparisons, adjusted, strict=True):
+        if p > level or comparison.mean == 0.0:
+            verdicts.append("inside")
+        else:
+            verdicts.append("higher" if comparison.mean > 0 else "lower")
+    return PairedVerdicts(adjusted, tuple(verdicts), method, level)
+
+
+# ---------------------------------------------------------------------------------------------
+# ROC curves of several runs
+
+
+def vertical_average_roc(
+    runs: Iterable[tuple[npt.ArrayLike, npt.ArrayLike]], fprs: npt.ArrayLike
+) -> FloatArray:
+    """The mean over ``runs`` of each run's TPR at every FPR of ``fprs`` (vertical averaging).
+
+    Each run is ``(member_scores, nonmember_scores)`` of one release; its TPR at
+    an FPR is read with the testbed's interpolation
+    (:func:`~compute.attacks.metrics.tpr_at_fpr`), which a randomized mix of
+    two thresholds achieves. A linear bound that every run's ROC obeys at each
+    FPR, such as the ε-DP region ``TPR ≤ e^ε·FPR``, holds for the mean too
+    (Fawcett 2006 calls this vertical averaging).
+    """
+    rates = np.asarray(fprs, dtype=np.float64)
+    if rates.ndim != 1 or rates.size == 0 or rates.min() < 0 or rates.max() > 1:
+        raise ValueError("fprs must be a non-empty 1-D array of rates in [0, 1]")
+    curves = [
+        [tpr_at_fpr(members, nonmembers, float(rate)) for rate in rates]
+        for members, nonmembers in runs
+    ]
+    if not curves:
+        raise ValueError("vertical_average_roc needs at least one run")
+    return np.asarray(np.mean(curves, axis=0))
 
 
 # ---------------------------------------------------------------------------------------------

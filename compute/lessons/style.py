@@ -216,9 +216,9 @@ def fixed_width(chart: Sized) -> Sized:
 
 def titled(
     chart: Sized,
-    title: str,
+    title: str | Sequence[str],
     *,
-    takeaway: str | None = None,
+    takeaway: str | Sequence[str] | None = None,
     width: int = WIDTH,
     height: int = HEIGHT,
 ) -> Sized:
@@ -226,12 +226,16 @@ def titled(
 
     The takeaway is the one line a reader should carry away from the chart (issue 22 §4),
     drawn as the title's subtitle so that it travels with the chart into every export.
+    A title or takeaway given as several strings is drawn as that many lines (short
+    enough for a phone's width).
 
     >>> loss = titled(alt.Chart().mark_point(), "Loss", takeaway="Members lose less.")
     >>> loss.to_dict()["title"]
     {'text': 'Loss', 'subtitle': 'Members lose less.'}
     """
-    heading: str | alt.TitleParams = (
-        title if takeaway is None else alt.TitleParams(text=title, subtitle=takeaway)
-    )
+    text = title if isinstance(title, str) else list(title)
+    heading: str | list[str] | alt.TitleParams = text
+    if takeaway is not None:
+        subtitle = takeaway if isinstance(takeaway, str) else list(takeaway)
+        heading = alt.TitleParams(text=text, subtitle=subtitle)
     return chart.properties(width=width, height=height, title=heading)
