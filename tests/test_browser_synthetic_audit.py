@@ -18,6 +18,7 @@ from playwright.sync_api import BrowserContext, Page
 
 from privacy_explorer.build import BuildReport
 from privacy_explorer.compute.lessons import synthetic_audit as sa
+from privacy_explorer.compute.lessons import synthetic_audit_charts as charts
 from privacy_explorer.lesson import LANGUAGES
 from privacy_explorer.runner import dumps, json_ready
 
@@ -25,28 +26,29 @@ SLUG = "05-synthetic-data-audit"
 
 STEPS: list[tuple[str, str, int]] = [
     # (parameter, key or "click", the value index it leads to); the page opens at
-    # ε = 0.4, ρ = 0.1, k = 5 and Silverman's bandwidth (1×).
+    # ε = 0.4, ρ = 0.1, k = 5, Silverman's bandwidth (1×) and member A.
     ("bandwidth", "ArrowLeft", 2),
+    ("target", "click", 4),
     ("bandwidth", "ArrowLeft", 1),
     ("k", "ArrowRight", 2),
     ("rho", "ArrowLeft", 1),
+    ("target", "ArrowLeft", 3),
     ("rho", "Home", 0),
-    ("epsilon", "ArrowLeft", 3),
+    ("epsilon", "ArrowLeft", 1),
     ("k", "click", 3),
-    ("epsilon", "Home", 0),
+    ("epsilon", "click", 0),
     ("rho", "End", 6),
     ("bandwidth", "End", 4),
-    ("k", "ArrowLeft", 2),
+    ("target", "click", 2),
 ]
 
 
 class AuditPage(LessonPage):
     """Lesson 05's page, compared with the results the session's build computed and cached.
 
-    ``compute()`` costs about a minute and a half of CPU over the 700 grid points, the work
-    the build has just done in its workers; every result is read back from that cache
-    (checked as the build checks it), and a sample of the points is computed here afresh by
-    :func:`test_points_computed_here_equal_the_build_s`.
+    The build's workers have just computed the 2,100 grid points; every result is read back
+    from that cache (checked as the build checks it), and a sample of the points is computed
+    here afresh by :func:`test_points_computed_here_equal_the_build_s`.
     """
 
     def _compute(self, key: str) -> dict[str, Any]:
@@ -73,16 +75,20 @@ def chunks_asked(watch: Watch) -> list[str]:
     return list(dict.fromkeys(url.rsplit("/", 1)[1] for url in watch.requests if is_chunk(url)))
 
 
-def assert_highlights_follow(page: Page, state: dict[str, int], lang: str) -> None:
-    """The gap chart prints the current line's slope and R², as the whole-grid rows give them."""
+def assert_highlights_follow(page: Page, state: dict[str, int]) -> None:
+    """The release picture rings the current target, and the field labels its panels' targets."""
     point = AUDIT.point_of(state)
-    (row,) = [
-        r
-        for r in AUDIT.summary["gap"]
-        if (r["rho"], r["k"], r["bandwidth"]) == (point["rho"], point["k"], point["bandwidth"])
-    ]
-    label = next(text for text in chart_texts(page, "gap") if "R²" in text)
-    assert f"R² {row['r2']:.2f}" in label, label
+    shown = page.evaluate(
+        """() => { const view = window.explorerLesson.views.release;
+             return view.data("candidates").filter(d => d.c === view.signal("target"))
+               .map(d => d.c); }"""
+    )
+    assert shown == [point["target"]]
+    member, nonmember = sa.panel_targets(point["target"])
+    lang = page.evaluate("document.documentElement.lang")
+    names = [charts.TARGET_NAMES[c.name][lang] for c in (member, nonmember)]
+    texts = chart_texts(page, "field")
+    assert all(name in texts for name in names), (names, texts)
 
 
 @pytest.mark.browser
@@ -93,13 +99,13 @@ def test_every_control_moves_the_charts_readouts_and_highlights(
     page, watch = AUDIT.open(context, site, lang)
     assert chunks_asked(watch) == [], "the default point's rows travel in the chart specs"
     assert {name for name, _, _ in STEPS} == set(sa.GRID.names), "every control is moved"
-    assert_highlights_follow(page, AUDIT.default_state(), lang)
+    assert_highlights_follow(page, AUDIT.default_state())
     last = AUDIT.drive(page, site, lang, STEPS)
     state = AUDIT.default_state()
     for name, _, index in STEPS:
         state[name] = index
     assert last["key"] == AUDIT.key_of(state)
-    assert_highlights_follow(page, state, lang)
+    assert_highlights_follow(page, state)
     assert chunks_asked(watch), "moving the controls loaded lazy rows"
     assert all(url.startswith(site.base) for url in watch.requests if is_chunk(url))
     watch.assert_clean(f"controls ({lang})")
@@ -108,15 +114,15 @@ def test_every_control_moves_the_charts_readouts_and_highlights(
 @pytest.mark.browser
 def test_a_shared_hash_opens_that_point(context: BrowserContext, site: Site):
     lang = LANGUAGES[-1]
-    page, watch = AUDIT.open(context, site, lang, "epsilon=0.2&rho=0&k=20&bandwidth=0.25")
-    state = {"epsilon": 3, "rho": 0, "k": 2, "bandwidth": 1}
+    page, watch = AUDIT.open(context, site, lang, "epsilon=0.1&rho=0&k=20&bandwidth=0.25&target=e")
+    state = {"epsilon": 1, "rho": 0, "k": 3, "bandwidth": 1, "target": 4}
     AUDIT.wait_for_point(page, state)
     shown = AUDIT.assert_shows(page, state, lang)
-    assert shown["views"]["sweep"]["signals"] == {"rho": 0.0}
-    assert shown["views"]["advantage"]["signals"] == {"rho": 0.0, "bandwidth": 0.25}
-    assert page.locator("output[data-output=epsilon]").first.inner_text() == "0.2"
-    assert page.locator("input[data-param=k][value='2']").first.is_checked()
-    assert_highlights_follow(page, state, lang)
+    assert shown["views"]["release"]["signals"] == {"k": 20, "target": "e"}
+    assert shown["views"]["scores"]["signals"] == {"target": "e"}
+    assert page.locator("output[data-output=rho]").first.inner_text() == "0"
+    assert page.locator("input[data-param=target][value='4']").first.is_checked()
+    assert_highlights_follow(page, state)
     watch.assert_clean("hash")
 
 
@@ -138,7 +144,7 @@ def test_the_whole_lesson_tables_show_the_summary(context: BrowserContext, site:
     lang = LANGUAGES[0]
     page, watch = AUDIT.open(context, site, lang)
     tables = {table.name: table for table in sa.TABLES}
-    for name in ("findings", "claims", "first_place", "generators", "invariance", "wins"):
+    for name in ("setup", "shortcut", "invariance"):
         shown = page.evaluate(
             """name => Array.from(document.querySelectorAll(`#table-${name} tbody tr`))
                  .map(tr => Array.from(tr.cells).map(cell => cell.textContent))""",
@@ -151,8 +157,8 @@ def test_the_whole_lesson_tables_show_the_summary(context: BrowserContext, site:
 
 def test_points_computed_here_equal_the_build_s(course_site: tuple[Path, BuildReport]):
     """``compute()`` run in this process gives exactly the result the build's workers computed
-    and cached, at every k and bandwidth of the default release (ε, ρ): the release and its
-    neighbour search are computed once per (ε, ρ), which is what a point costs."""
+    and cached, at every k, bandwidth and target of the default release (ε, ρ): Gen-LRA on the
+    release is computed once per (ε, ρ), which is what a point costs."""
     default = AUDIT.default_state()
     same_release = [
         point
@@ -160,9 +166,7 @@ def test_points_computed_here_equal_the_build_s(course_site: tuple[Path, BuildRe
         if (point["epsilon"], point["rho"])
         == (AUDIT.point_of(default)["epsilon"], AUDIT.point_of(default)["rho"])
     ]
-    assert len(same_release) == len(sa.GRID.param("k").values) * len(
-        sa.GRID.param("bandwidth").values
-    )
+    assert len(same_release) == len(sa.KS) * len(sa.BANDWIDTHS) * len(sa.TARGETS)
     compute: Any = sa.compute  # called with grid points, whose values the grid checks
     for point in same_release:
         key = sa.GRID.key(point)
