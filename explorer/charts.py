@@ -30,7 +30,7 @@ from privacy_explorer.fonts import (
     missing_characters,
     register_for_charts,
 )
-from privacy_explorer.lesson import Chart, Grid
+from privacy_explorer.lesson import MARK_CONTROL_SUFFIX, Chart, Grid
 from privacy_explorer.runner import dumps
 
 VEGA_LITE_VERSION = "6.4"
@@ -63,6 +63,9 @@ class ChartSpec:
     """Named datasets the spec reads, sorted."""
     signals: tuple[str, ...]
     """Grid parameters the spec declares as params, in grid order."""
+    marks: tuple[tuple[str, str], ...] = ()
+    """The grid parameters that the chart's marks set, each with the field of the picked mark
+    that gives its value (see :func:`mark_controls`), in grid order."""
 
 
 def _walk(node: Any) -> Iterator[dict[str, Any]]:
@@ -127,7 +130,44 @@ def chart_spec(chart: Chart, lang: str, grid: Grid, module_path: Path, root: Pat
         spec=spec,
         datasets=tuple(sorted(named_datasets(spec))),
         signals=tuple(sorted(set(signals), key=order.__getitem__)),
+        marks=tuple(sorted(mark_controls(spec, grid, where).items(), key=lambda m: order[m[0]])),
     )
+
+
+def mark_controls(spec: Mapping[str, Any], grid: Grid, where: str) -> dict[str, str]:
+    """The grid parameters that marks of ``spec`` set, each with the field that gives its value:
+    one per point selection named ``<param>_by_mark``
+    (:data:`~privacy_explorer.lesson.MARK_CONTROL_SUFFIX`).
+
+    The page sets ``param`` to the grid value nearest the picked mark's one selected field
+    (``explorer.js``, ``bindMarks``). A name that is no grid parameter, or a selection that is
+    not a point selection of exactly one field, is refused (``where`` names the chart).
+    """
+    found = {}
+    for node in _walk(spec):
+        params = node.get("params")
+        for param in params if isinstance(params, list) else []:
+            name = param.get("name", "") if isinstance(param, dict) else ""
+            if not (isinstance(name, str) and name.endswith(MARK_CONTROL_SUFFIX)):
+                continue
+            target = name.removesuffix(MARK_CONTROL_SUFFIX)
+            if target not in grid.names:
+                raise ModuleError(
+                    f"{where}: the mark control '{name}' sets '{target}', which is not a "
+                    f"parameter of GRID; name it after one: "
+                    + ", ".join(f"'{p}{MARK_CONTROL_SUFFIX}'" for p in grid.names)
+                )
+            select = param.get("select")
+            point = isinstance(select, dict) and select.get("type") == "point"
+            fields = select.get("fields") if point else None
+            if not isinstance(fields, list) or len(fields) != 1:
+                raise ModuleError(
+                    f"{where}: the mark control '{name}' must be a point selection of one field, "
+                    f"the one whose value sets '{target}': alt.selection_point(name='{name}', "
+                    "fields=[FIELD]) (compute.lessons.style.mark_control makes one)"
+                )
+            found[target] = str(fields[0])
+    return found
 
 
 def _use_shipped_font(spec: dict[str, Any], where: str) -> None:

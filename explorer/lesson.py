@@ -26,7 +26,11 @@ parameters or module constants, never global random state.
 A chart's spec names its data with ``alt.Data(name=...)``. When a chart declares
 a Vega-Lite parameter named like a grid parameter (``alt.param(name="epsilon")``),
 the page keeps it equal to the current value, so a chart over the whole grid can
-highlight the current point. A module may also define
+highlight the current point. A chart's marks may also act as a control: a Vega-Lite
+point selection named ``<param>_by_mark`` (:data:`MARK_CONTROL_SUFFIX`) over one field sets
+grid parameter ``param`` to the grid value nearest the picked mark's field, as moving the
+parameter's control would (``compute.lessons.style.mark_control`` makes one). A module may
+also define
 ``summarize(results: Mapping[str, dict]) -> dict[str, list[dict]]``: datasets
 computed once from every grid point's result (keyed by :meth:`Grid.key`), shared
 by all points.
@@ -87,6 +91,12 @@ SELECT_ABOVE = 6
 Scalar = str | int | float | bool
 Text = Mapping[str, str]
 """A page string in every language, e.g. ``{"ko": "질의", "en": "Query"}``."""
+
+
+MARK_CONTROL_SUFFIX = "_by_mark"
+"""A chart's point selection named ``<param>`` + this suffix makes the marks it picks a control
+of grid parameter ``param``: the page sets ``param`` to the grid value nearest the picked mark's
+one selected field, through the parameter's ordinary control (which must be on the page)."""
 
 
 CHART_DIGITS = 6

@@ -100,7 +100,8 @@ def lesson_data(
     readout texts ``r``, per dataset name the id of its rows ``d`` and, when the
     page has live ``tables``, per table the id of its cell texts ``t``),
     ``datasets`` (each distinct list of rows or cell texts stored once) and
-    ``charts`` (which datasets and grid-parameter signals each placed chart uses).
+    ``charts`` (which datasets and grid-parameter signals each placed chart uses, and
+    ``marks``, each parameter its marks set with the field that gives the value, if any).
 
     A grid of more than :data:`COMPACT_POINTS_ABOVE` points is stored compactly
     (see :func:`compact_points`); the page runtime expands it on load, so scripts
@@ -152,10 +153,13 @@ def lesson_data(
         }
         for p in grid.params
     ]
-    charts = {
+    charts: dict[str, dict[str, Any]] = {
         name: {"datasets": list(spec.datasets), "signals": list(spec.signals)}
         for name, spec in specs.items()
     }
+    for name, spec in specs.items():
+        if spec.marks:  # parameter -> the field of the mark that sets it (explorer.js, bindMarks)
+            charts[name]["marks"] = dict(spec.marks)
     loaded_later = _loaded_later(points, lazy)
     data: dict[str, Any] = {
         "params": params,

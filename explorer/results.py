@@ -132,8 +132,33 @@ def _chart_specs(
                     f"{planned.lesson.slug}, grid point ({describe_point(point)}); "
                     "return it in result['datasets'] or fix the chart"
                 )
+        _check_mirrored(planned, spec, lang, root)
         specs[name] = spec
     return specs
+
+
+def _check_mirrored(
+    planned: PlannedLesson, spec: chart_tools.ChartSpec, lang: str, root: Path
+) -> None:
+    """A chart whose marks set a parameter shares its page with that parameter's control: the
+    control is how a keyboard or a screen reader makes the same change."""
+    parsed = planned.parsed[lang]
+    controls = {
+        name
+        for directive in parsed.directives
+        if directive.kind == "controls"
+        for name in directive.names or dict(spec.marks)
+    }
+    for param, _ in spec.marks:
+        if param not in controls:
+            line = next(
+                d.line for d in parsed.directives if d.kind == "chart" and d.names[0] == spec.name
+            )
+            raise ContentError(
+                f"{location(parsed.path, line, root)}: the marks of chart '{spec.name}' set "
+                f"'{param}', but the page has no control for it, the keyboard's way to the same "
+                f"change; add '{{{{< controls {param} >}}}}' beside the chart"
+            )
 
 
 def _check_tables(

@@ -108,6 +108,21 @@ def open_page(context: BrowserContext, site: Site, path: str) -> tuple[Page, Wat
     return page, watch
 
 
+def touch_drag(page: Page, points: Sequence[tuple[float, float]]) -> None:
+    """A finger pressed at the first of ``points`` (CSS px in the window), moved through the
+    others and lifted, as a touch screen sends it (the context needs ``has_touch``)."""
+    session = page.context.new_cdp_session(page)
+    try:
+        for number, (x, y) in enumerate(points):
+            kind = "touchMove" if number else "touchStart"
+            session.send(
+                "Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": x, "y": y}]}
+            )
+        session.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finally:
+        session.detach()
+
+
 def settle(page: Page) -> None:
     """Wait until fonts and images have finished loading."""
     page.wait_for_function(
@@ -176,6 +191,32 @@ PAGE_STATE = """slug => {
         .map(tr => Array.from(tr.cells).map(cell => cell.textContent))])),
   };
 }"""
+
+
+CHART_TEXT_CLASHES = """() => Array.from(document.querySelectorAll("figure[data-chart]")).map(f => {
+  // Text a reader cannot read whole: cut by the chart's visible box (or its own SVG), or
+  // overprinting another chart text by more than a fifth of the smaller one's area.
+  const svg = f.querySelector(".chart-live svg");
+  if (!svg) return { chart: f.dataset.chart, cut: [], overprinted: [] };
+  const view = f.querySelector("[data-chart-view]").getBoundingClientRect();
+  const drawn = svg.getBoundingClientRect();
+  const left = Math.max(view.left, drawn.left), right = Math.min(view.right, drawn.right);
+  const top = drawn.top, bottom = drawn.bottom;
+  const texts = Array.from(svg.querySelectorAll("text"))
+    .filter(t => t.textContent.trim() && t.getClientRects().length)
+    .map(t => ({ text: t.textContent, box: t.getBoundingClientRect() }));
+  const cut = texts.filter(({ box }) => box.left < left - 0.5 || box.right > right + 0.5
+    || box.top < top - 0.5 || box.bottom > bottom + 0.5).map(t => t.text);
+  const overprinted = [];
+  texts.forEach((a, i) => texts.slice(i + 1).forEach(b => {
+    const w = Math.min(a.box.right, b.box.right) - Math.max(a.box.left, b.box.left);
+    const h = Math.min(a.box.bottom, b.box.bottom) - Math.max(a.box.top, b.box.top);
+    const smaller = Math.min(a.box.width * a.box.height, b.box.width * b.box.height);
+    if (w > 0 && h > 0 && w * h > smaller / 5) overprinted.push([a.text, b.text]);
+  }));
+  return { chart: f.dataset.chart, cut, overprinted };
+})"""
+"""Per chart of a page: its texts cut by the chart's box, and the pairs of texts that overprint."""
 
 
 # One control change, as a learner makes it: the next value of control number `step` (taken in

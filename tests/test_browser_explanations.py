@@ -55,17 +55,19 @@ def test_threshold_and_epsilon_controls_show_the_counted_rates(
     assert readout(page, "threshold_fpr") == f"{flagged / mi.NONMEMBER_COUNT:.1%}"
     bound = min(math.exp(0.1) * flagged / 160, 1 - (1 - flagged / 160) / math.exp(0.1))
     assert readout(page, "dp_bound_tpr") == f"{bound:.1%}"
-    assert any("ε = 0.1" in text for text in chart_texts(page, "roc_bound"))
+    assert any("ε = 0.1" in text for text in chart_texts(page, "attack"))
 
     # Moving the threshold one step to the left moves the diamond down the same curve.
     MI.move(page, "threshold", "ArrowLeft", state["threshold"] - 1)
     state = {**state, "threshold": state["threshold"] - 1}
     MI.wait_for_point(page, state)
     shown = MI.assert_shows(page, state, lang)
-    point = shown["views"]["roc_bound"]["data"]["threshold_point"][0]
+    # The figure draws the cut and the diamond at the row of every threshold that t picks.
+    assert shown["views"]["attack"]["signals"] == {"threshold": 1.0}
+    rows = shown["views"]["attack"]["data"]["threshold_choices"]
+    point = next(row for row in rows if row["threshold"] == 1.0)
     assert point["tpr"] == pytest.approx(np.mean(snapshot.member_losses <= 1.0), abs=1e-6)
     assert point["fpr"] == pytest.approx(np.mean(snapshot.nonmember_losses <= 1.0), abs=1e-6)
-    assert shown["views"]["threshold_histogram"]["data"]["threshold_rule"] == [{"threshold": 1}]
     watch.assert_clean("threshold")
 
 

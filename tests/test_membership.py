@@ -1,7 +1,8 @@
 """Lesson 02: its split and model, every grid point, the page data and the charts.
 
 The science it calls is tested on its own in ``test_mlp.py`` (data and training),
-``test_histogram.py`` and ``test_loss_attack.py`` (scores and metrics).
+``test_histogram.py`` and ``test_loss_attack.py`` (scores and metrics); the linked figure in
+the browser in ``test_browser_membership.py``.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -17,15 +19,16 @@ import vl_convert
 from sklearn.metrics import roc_auc_score
 from sklearn.metrics import roc_curve as sklearn_roc_curve
 
-from privacy_explorer.charts import named_datasets
+from privacy_explorer.charts import chart_spec, named_datasets
 from privacy_explorer.compute.attacks import auc_error, metrics
-from privacy_explorer.compute.histogram import common_histogram, histogram_upper
 from privacy_explorer.compute.lessons import membership as mi
 from privacy_explorer.compute.lessons import membership_charts
 from privacy_explorer.compute.lessons.membership_noise import AucStep, auc_drop_readouts
 from privacy_explorer.compute.mlp import loss_scores, train_with_snapshots
 from privacy_explorer.lesson import Chart
 from privacy_explorer.runner import json_ready
+
+REPO = Path(__file__).resolve().parent.parent
 
 
 def sklearn_auc(members: list[float], nonmembers: list[float]) -> float:
@@ -146,19 +149,6 @@ def test_every_page_value_is_what_the_library_returns(results):
         assert (readouts["raw_rows"], readouts["distinct_rows"]) == (report.raw_rows, report.rows)
         assert readouts["member_count"] == mi.MEMBER_COUNT == members.size
 
-        upper = histogram_upper(np.concatenate([members, nonmembers]), mi.HISTOGRAM_BINS, 0.9)
-        histogram = common_histogram(members, nonmembers, mi.HISTOGRAM_BINS, upper)
-        assert readouts["histogram_upper"] == upper == histogram.upper
-        assert datasets["histogram"] == mi.histogram_rows(histogram)
-        counts = {
-            g: [r["count"] for r in datasets["histogram"] if r["group"] == g] for g in mi.GROUPS
-        }
-        assert counts["member"] == histogram.counts_a.tolist() and sum(counts["member"]) == 160
-        assert (
-            counts["nonmember"] == histogram.counts_b.tolist() and sum(counts["nonmember"]) == 160
-        )
-        assert datasets["histogram"][-1]["label"] == f"≥ {upper:.4g}"
-
         fpr, tpr = metrics.roc_curve(loss_scores(members), loss_scores(nonmembers))
         kept = mi.thin_curve(fpr, tpr)
         assert len(datasets["roc"]) == len(kept) <= 100
@@ -256,14 +246,21 @@ def test_the_lesson_shows_the_phenomenon(results):
         # A high AUC is not a sharp attack: few members are caught at the smallest FPR.
         assert end["tpr_at_smallest_fpr"] < 0.2
         last = results[(max(mi.EPOCHS), seed)]["datasets"]
-        # The members pile up in the first bin while the non-members spread out.
-        first_bin = {row["group"]: row["count"] for row in last["histogram"] if row["bin"] == 0}
-        assert first_bin["member"] > mi.MEMBER_COUNT / 2 > first_bin["nonmember"]
+        # The two groups' losses coincide at first; at the end the members' move far to the
+        # left (a tenth of the non-members' median) while the non-members' stay spread out
+        # (their middle 80 % spans more than two powers of ten).
+        ratio = start["nonmember_median_loss"] / start["member_median_loss"]
+        assert 0.8 < ratio < 1.25
+        assert end["nonmember_median_loss"] > 10 * end["member_median_loss"]
+        snapshot = mi.training_trajectory(seed)[-1]
+        low, high = np.quantile(snapshot.nonmember_losses, [0.1, 0.9])
+        assert high > 100 * low
         # The non-members' error stops falling: its last value is above its minimum.
         nonmember = [row["rmse"] for row in last["curves"] if row["group"] == "nonmember"]
         assert nonmember[-1] > min(nonmember)
     # The AUC chart's axis starts at AUC_AXIS_LOWER: no point may fall below it.
-    assert min(r["readouts"]["auc"] for r in results.values()) > mi.AUC_AXIS_LOWER
+    lowest = min(r["readouts"]["auc"] for r in results.values())
+    assert lowest > membership_charts.AUC_AXIS_LOWER
 
 
 def test_readouts_read_well_in_both_languages(results):
@@ -291,9 +288,9 @@ def test_chart_reads_only_provided_datasets_and_renders(chart: Chart, lang: str,
     assert svg.startswith("<svg") and "NaN" not in svg
 
 
-@pytest.mark.parametrize("chart", [mi.rmse_chart, mi.auc_chart])
+@pytest.mark.parametrize("chart", [membership_charts.rmse_chart, membership_charts.auc_chart])
 def test_curve_charts_follow_the_epochs_param(chart):
-    spec = chart("en").to_dict()
+    spec = chart("en", mi.EPOCHS, mi.DEFAULT_EPOCHS).to_dict()
     assert {"name": "epochs", "value": mi.DEFAULT_EPOCHS} in spec["params"]
     assert "(datum.epochs === epochs)" in json.dumps(spec)
 
@@ -328,9 +325,15 @@ def test_threshold_rates_are_a_direct_count_and_a_point_of_sklearns_roc(threshol
         assert (readouts["threshold_fpr"], readouts["threshold_tpr"]) == pytest.approx(
             (fpr[corner], tpr[corner]), abs=1e-12
         )
-        point = result["datasets"]["threshold_point"]
-        assert point == [{"fpr": rounded(fpr[corner]), "tpr": rounded(tpr[corner])}]
-        assert result["datasets"]["threshold_rule"] == [{"threshold": threshold}]
+        # The figure draws t's point from the row of every threshold that t picks.
+        choices = result["datasets"]["threshold_choices"]
+        assert [row["threshold"] for row in choices] == list(mi.THRESHOLDS)
+        row = choices[mi.THRESHOLDS.index(threshold)]
+        assert row == {
+            "threshold": threshold,
+            "fpr": rounded(fpr[corner]),
+            "tpr": rounded(tpr[corner]),
+        }
 
 
 def test_the_bars_left_of_the_threshold_are_exactly_the_losses_it_calls_members(
@@ -472,3 +475,24 @@ def test_the_generalization_scatter_marks_the_current_model():
     assert {"name": "epochs", "value": mi.DEFAULT_EPOCHS} in spec["params"]
     assert {"name": "seed", "value": mi.DEFAULT_SEED} in spec["params"]
     assert "(datum.seed === seed)" in json.dumps(spec)
+
+
+def test_the_attack_figure_is_one_chart_whose_marks_set_the_threshold():
+    """Issue 22 §3: the histogram and the ROC curve are one figure; a press on either moves t
+    (the mark control's field is the threshold, whose rows hold exactly the grid values), and
+    the figure follows the slider through the Vega-Lite parameter ``threshold``."""
+    attack = next(chart for chart in mi.CHARTS if chart.name == "attack")
+    for lang in ("ko", "en"):
+        spec = chart_spec(attack, lang, mi.GRID, Path(mi.__file__), REPO)
+        assert spec.marks == (("threshold", "threshold"),)
+        assert spec.signals == ("threshold",)
+        assert {"threshold_choices", "loss_bins", "roc", "dp_bound"} <= set(spec.datasets)
+        params = {param["name"]: param for param in spec.spec["params"]}
+        assert params["threshold"]["value"] == mi.DEFAULT_THRESHOLD
+        views = params["threshold_by_mark"]["views"]
+        named = [layer.get("name") for panel in spec.spec["hconcat"] for layer in panel["layer"]]
+        assert len(views) == 2 and set(views) <= set(named)
+        roc = spec.spec["hconcat"][1]
+        assert roc["width"] == roc["height"] == membership_charts.ROC_SIZE <= 300
+        for panel in spec.spec["hconcat"]:
+            assert panel["title"]["subtitle"], "every panel states its takeaway"

@@ -66,13 +66,8 @@ Constants
     non-members' over 2,000 epochs within a few seconds per seed.
 ``EPOCHS``, ``SEEDS``
     The grid: 1, 2, 5, ..., 2,000 epochs (1–2–5 steps) and seeds 1, 2, 3.
-``HISTOGRAM_BINS``, ``HISTOGRAM_QUANTILE``
-    16 bins: 15 of equal width from 0, and a last one for every larger loss.
-    The width is the smallest 1–2–2.5–5 step that puts the 90th percentile of
-    all 320 losses inside the equal bins (see
-    :func:`compute.histogram.histogram_upper`).
 ``ROC_POINTS``
-    The ROC chart draws at most 100 corners of the curve; the AUC and the TPR
+    The ROC panel draws at most 100 corners of the curve; the AUC and the TPR
     readouts use every score.
 ``TARGET_FPR``
     0.1 %, the false-positive rate at which Carlini et al. report TPRs.
@@ -82,9 +77,11 @@ Constants
     the same for every setting (bins between the 1–3 edges from 10⁻⁶ to
     10⁴ MPa², closed on the right, so that the bars left of ``t`` are exactly
     the losses it calls members; see :func:`compute.histogram.counts_up_to_edges`).
-    Its TPR and FPR are a direct count (:func:`compute.attacks.metrics.rates_at_threshold`).
+    Its TPR and FPR are a direct count (:func:`compute.attacks.metrics.rates_at_threshold`);
+    the ROC panel draws every threshold's pair as a point on the curve
+    (``threshold_choices``), so that dragging ``t`` moves along them.
 ``DP_EPSILONS``
-    The ε whose bound is drawn on the second ROC chart: any membership test
+    The ε whose bound is drawn on the ROC panel: any membership test
     between two worlds one neighbour step apart, against an ε-DP training, has
     ``TPR ≤ e^ε·FPR`` and ``1 − FPR ≤ e^ε·(1 − TPR)``
     (:func:`compute.dp_bounds.tpr_bound`). The split here has a fixed number
@@ -105,7 +102,6 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-import altair as alt
 import numpy as np
 import numpy.typing as npt
 
@@ -121,31 +117,10 @@ from privacy_explorer.compute.attacks.metrics import (
 )
 from privacy_explorer.compute.datasets import CONCRETE_INPUTS, CONCRETE_TARGET, load_concrete
 from privacy_explorer.compute.dp_bounds import REPLACEMENT_STEPS, group_epsilon, tpr_bound
-from privacy_explorer.compute.histogram import (
-    Histogram,
-    common_histogram,
-    counts_up_to_edges,
-    histogram_upper,
-)
+from privacy_explorer.compute.histogram import counts_up_to_edges
 from privacy_explorer.compute.lessons import membership_charts
+from privacy_explorer.compute.lessons.membership_charts import GROUPS
 from privacy_explorer.compute.lessons.membership_noise import AucStep, auc_drop_readouts, auc_steps
-from privacy_explorer.compute.lessons.style import (
-    ANNOTATION_SIZE,
-    BLUE,
-    DASHED,
-    GREY,
-    GUIDE_DASH,
-    INK,
-    VALUE_SIZE,
-    VERMILLION,
-    fixed_axis,
-    fixed_width,
-    in_language,
-    layered,
-    legend_above,
-    pair_scales,
-    titled,
-)
 from privacy_explorer.compute.mlp import (
     MembershipData,
     MLPSettings,
@@ -171,8 +146,6 @@ EPOCHS: tuple[int, ...] = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000)
 SEEDS: tuple[int, ...] = (1, 2, 3)
 DEFAULT_EPOCHS = 200
 DEFAULT_SEED = 1
-HISTOGRAM_BINS = 16
-HISTOGRAM_QUANTILE = 0.9
 ROC_POINTS = 100
 TARGET_FPR = 0.001
 CONFIDENCE = 0.95
@@ -186,8 +159,6 @@ LOSS_EDGES: tuple[float, ...] = (
 DP_EPSILONS: tuple[float, ...] = (0.1, 0.5, 1.0, 2.0)
 DEFAULT_DP_EPSILON = 1.0
 
-GROUPS: tuple[str, str] = ("member", "nonmember")
-"""How the two groups are named in chart rows (the charts translate them)."""
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -236,24 +207,6 @@ def thin_curve(fpr: FloatArray, tpr: FloatArray, max_points: int = ROC_POINTS) -
 # --- One grid point ---------------------------------------------------------------
 
 
-def _edge_text(value: float) -> str:
-    return f"{value:.4g}"
-
-
-def histogram_rows(histogram: Histogram) -> list[dict[str, Any]]:
-    """Chart rows: one per bin and group, labelled ``a–b`` or ``≥ upper`` for the last bin."""
-    edges = histogram.edges
-    rows = []
-    for index in range(edges.size):
-        if index + 1 < edges.size:
-            label = f"{_edge_text(edges[index])}–{_edge_text(edges[index + 1])}"
-        else:
-            label = f"≥ {_edge_text(edges[index])}"
-        for group, counts in zip(GROUPS, (histogram.counts_a, histogram.counts_b), strict=True):
-            rows.append({"bin": index, "label": label, "group": group, "count": int(counts[index])})
-    return rows
-
-
 def _snapshot(seed: int, epochs: int) -> Snapshot:
     if seed not in SEEDS:
         raise ValueError(f"seed must be one of {', '.join(map(str, SEEDS))}, got {seed!r}")
@@ -273,8 +226,21 @@ def loss_bin_rows(member_losses: FloatArray, nonmember_losses: FloatArray) -> li
     return rows
 
 
+def threshold_choice_rows(
+    member_losses: FloatArray, nonmember_losses: FloatArray
+) -> list[dict[str, Any]]:
+    """Chart rows of every threshold of the grid: ``t`` and the (FPR, TPR) of the rule "member
+    if ``ℓ ≤ t``", where the ROC panel draws it (and where a drag along the curve stops)."""
+    member_scores, nonmember_scores = loss_scores(member_losses), loss_scores(nonmember_losses)
+    rows = []
+    for threshold in THRESHOLDS:
+        tpr, fpr = rates_at_threshold(member_scores, nonmember_scores, -threshold)
+        rows.append({"threshold": threshold, "fpr": chart_number(fpr), "tpr": chart_number(tpr)})
+    return rows
+
+
 DP_RELATIONS: tuple[str, str] = ("one_step", "two_steps")
-"""The two readings of the ε-DP bound drawn on the ROC chart, by the neighbour steps between the
+"""The two readings of the ε-DP bound drawn on the ROC panel, by the neighbour steps between the
 worlds "record in" and "record out": one (replace-one ε-DP, or add/remove ε-DP with Poisson
 membership) or two (add/remove ε-DP with this fixed-size split, a replacement)."""
 
@@ -332,8 +298,6 @@ def threshold_view(
         ),
     }
     datasets: dict[str, list[dict[str, Any]]] = {
-        "threshold_rule": [{"threshold": threshold}],
-        "threshold_point": [{"fpr": chart_number(fpr), "tpr": chart_number(tpr)}],
         "dp_bound": [
             *_bound_rows(DP_RELATIONS[0], dp_epsilon),
             *_bound_rows(DP_RELATIONS[1], two_steps),
@@ -396,9 +360,6 @@ def model_view(epochs: int, seed: int) -> dict[str, dict[str, Any]]:
     smallest_fpr = 1.0 / nonmember_count
     attack_auc = auc(member_scores, nonmember_scores)
     tpr = max_tpr_at_fpr(member_scores, nonmember_scores, smallest_fpr)
-    losses = np.concatenate([members, nonmembers])
-    upper = histogram_upper(losses, HISTOGRAM_BINS, HISTOGRAM_QUANTILE)
-    histogram = common_histogram(members, nonmembers, HISTOGRAM_BINS, upper)
     fpr_points, tpr_points = roc_curve(member_scores, nonmember_scores)
     kept = thin_curve(fpr_points, tpr_points)
 
@@ -449,17 +410,14 @@ def model_view(epochs: int, seed: int) -> dict[str, dict[str, Any]]:
         "seed_best_low_tpr": low_tprs[best_low],
         "seed_best_low_tpr_epochs": trajectory[best_low].epochs,
         "seed_low_tpr_after_one_epoch": low_tprs[0],
-        "histogram_quantile": HISTOGRAM_QUANTILE,
-        "histogram_upper": histogram.upper,
-        "histogram_width": float(histogram.edges[1] - histogram.edges[0]),
         "peak_auc": aucs[best],
         "peak_epochs": trajectory[best].epochs,
         "final_auc": aucs[-1],
         **auc_drop_readouts(seed_auc_steps(seed)),
     }
     datasets: dict[str, list[dict[str, Any]]] = {
-        "histogram": histogram_rows(histogram),
         "loss_bins": loss_bin_rows(members, nonmembers),
+        "threshold_choices": threshold_choice_rows(members, nonmembers),
         "roc": [
             {"fpr": chart_number(fpr_points[i]), "tpr": chart_number(tpr_points[i])} for i in kept
         ],
@@ -701,21 +659,6 @@ READOUTS: tuple[Readout, ...] = (
         ".3%",
     ),
     Readout(
-        "histogram_quantile",
-        {
-            "ko": "같은 폭 구간에 들어가는 손실의 최소 비율",
-            "en": "Least share of losses inside the equal bins",
-        },
-        ".0%",
-    ),
-    Readout(
-        "histogram_upper",
-        {"ko": "마지막 구간의 시작", "en": "Start of the last bin"},
-        ",.4g",
-        _MPA2,
-    ),
-    Readout("histogram_width", {"ko": "구간 폭", "en": "Bin width"}, ",.4g", _MPA2),
-    Readout(
         "peak_auc", {"ko": "이 시드의 가장 높은 AUC", "en": "Highest AUC for this seed"}, ".3f"
     ),
     Readout(
@@ -823,285 +766,7 @@ READOUTS: tuple[Readout, ...] = (
 )
 
 
-# --- Charts -------------------------------------------------------------------
-
-POINT_LABEL_OFFSET = 24
-"""Pixels from the point at FPR = 1/n to its label: far enough right to start below the diagonal."""
-AUC_AXIS_LOWER = 0.4
-X_EXTENT = 64
-"""Pixels below the histogram for its tilted bin labels, whatever their length."""
-Y_EXTENT = 34
-"""Pixels left of the plot for the y labels, so the plots line up when values change."""
-
-GROUP_LABELS: dict[str, tuple[str, str]] = {
-    "ko": ("포함 (학습에 씀)", "미포함 (학습에 안 씀)"),
-    "en": ("Members (trained on)", "Non-members (never trained on)"),
-}
-
-_TEXT: dict[str, dict[str, dict[str, str]]] = {
-    "histogram": {
-        "title": {
-            "ko": "표본별 제곱 손실의 분포 (공통 구간)",
-            "en": "Per-sample squared losses on common bins",
-        },
-        "x": {"ko": "제곱 손실 ℓ (MPa²)", "en": "Squared loss ℓ (MPa²)"},
-        "y": {"ko": "표본 수", "en": "Samples"},
-        "legend": {"ko": "집단", "en": "Group"},
-    },
-    "rmse": {
-        "title": {
-            "ko": "에포크에 따른 포함·미포함 표본의 RMSE",
-            "en": "RMSE of members and non-members across epochs",
-        },
-        "x": {"ko": "학습 에포크 수 (로그 눈금)", "en": "Training epochs (log scale)"},
-        "y": {"ko": "RMSE (MPa)", "en": "RMSE (MPa)"},
-        "legend": {"ko": "집단", "en": "Group"},
-    },
-    "auc": {
-        "title": {
-            "ko": "에포크에 따른 손실 공격의 AUC",
-            "en": "AUC of the loss attack across epochs",
-        },
-        "x": {"ko": "학습 에포크 수 (로그 눈금)", "en": "Training epochs (log scale)"},
-        "y": {"ko": "AUC", "en": "AUC"},
-        "band": {"ko": "우연 범위 (0.5 ± 2σ)", "en": "chance range (0.5 ± 2σ)"},
-    },
-    "roc": {
-        "title": {"ko": "손실 공격의 ROC 곡선", "en": "ROC curve of the loss attack"},
-        "x": {"ko": "거짓 양성률 FPR", "en": "False-positive rate (FPR)"},
-        "y": {"ko": "참 양성률 TPR", "en": "True-positive rate (TPR)"},
-        "chance": {"ko": "무작위 추측", "en": "random guess"},
-        "point": {"ko": f"FPR = 1/{NONMEMBER_COUNT}", "en": f"FPR = 1/{NONMEMBER_COUNT}"},
-    },
-}
-
-
-def _group_encoding(lang: str) -> tuple[alt.Scale, alt.Scale, str]:
-    """Colour and dash scales for the translated group names, and the expression naming them."""
-    member, nonmember = GROUP_LABELS[lang]
-    expression = f"datum.group === '{GROUPS[0]}' ? '{member}' : '{nonmember}'"
-    colour, dash = pair_scales((member, nonmember))
-    return colour, dash, expression
-
-
-def histogram_chart(lang: str) -> alt.Chart:
-    """Grouped bars: members and non-members per common loss bin, the last bin open-ended."""
-    text = in_language(_TEXT["histogram"], lang)
-    colour, _, expression = _group_encoding(lang)
-    bars: alt.Chart = (
-        alt.Chart(alt.Data(name="histogram"))
-        .transform_calculate(group_label=expression)
-        .mark_bar()
-        .encode(
-            x=alt.X(
-                "label:N",
-                title=text["x"],
-                sort=alt.EncodingSortField(field="bin", op="min"),
-                axis=fixed_axis(X_EXTENT, label_angle=-40),
-            ),
-            xOffset=alt.XOffset("group_label:N", sort=list(GROUP_LABELS[lang])),
-            y=alt.Y("count:Q", title=text["y"], axis=fixed_axis(Y_EXTENT)),
-            color=alt.Color("group_label:N", scale=colour, legend=legend_above(text["legend"])),
-            tooltip=[
-                alt.Tooltip("group_label:N", title=text["legend"]),
-                alt.Tooltip("label:N", title=text["x"]),
-                alt.Tooltip("count:Q", title=text["y"]),
-            ],
-        )
-    )
-    return titled(bars, text["title"])
-
-
-def _epochs_axis(title: str, field: str = "epochs") -> alt.X:
-    return alt.X(
-        f"{field}:Q",
-        title=title,
-        scale=alt.Scale(type="log", domain=[min(EPOCHS), max(EPOCHS)], nice=False),
-        axis=alt.Axis(values=list(EPOCHS), format="~s"),
-    )
-
-
-def _current_labels(
-    base: alt.Chart, current: alt.Parameter, x_title: str, y: alt.Y, field: str, dy: int
-) -> alt.Chart:
-    """The value at the current epochs, printed beside its point and never past the plot.
-
-    The label's centre sits :data:`LABEL_SHIFT` times to the right of the point
-    on the log axis, or as far to the left from the third-last grid value on. One
-    layer with exactly one row per group: an empty layer would make Vega warn.
-    """
-    turn = EPOCHS[-3]
-    shifted = (
-        f"datum.epochs >= {turn} ? datum.epochs / {LABEL_SHIFT} : datum.epochs * {LABEL_SHIFT}"
-    )
-    labels: alt.Chart = (
-        base.transform_filter(alt.datum.epochs == current)
-        .transform_calculate(label_at=shifted)
-        .mark_text(align="center", dy=dy, fontSize=VALUE_SIZE, fontWeight="bold", color=INK)
-        .encode(
-            x=_epochs_axis(x_title, "label_at"),
-            y=y,
-            text=alt.Text(f"{field}:Q", format=FORMATS[field]),
-        )
-    )
-    return labels
-
-
-LABEL_SHIFT = 1.7
-"""How far (as a factor on the log epochs axis, about 40 px) a label sits from its point."""
-FORMATS = {"rmse": ".2f", "auc": ".3f"}
-"""How the highlighted values are printed: as their readouts, without the unit."""
-
-
-def rmse_chart(lang: str) -> alt.LayerChart:
-    """Member and non-member RMSE over the grid's epochs; the current epochs are marked.
-
-    Declares the Vega-Lite parameter ``epochs``, kept equal to the current value.
-    Members' values are labelled below their point, non-members' above.
-    """
-    text = in_language(_TEXT["rmse"], lang)
-    current = alt.param(name="epochs", value=DEFAULT_EPOCHS)
-    colour, dash, expression = _group_encoding(lang)
-    legend = legend_above(text["legend"])
-    x = _epochs_axis(text["x"])
-    y = alt.Y("rmse:Q", title=text["y"], axis=fixed_axis(Y_EXTENT))
-    base = alt.Chart(alt.Data(name="curves")).transform_calculate(group_label=expression)
-    lines = base.mark_line(strokeWidth=2, point=True).encode(
-        x=x,
-        y=y,
-        color=alt.Color("group_label:N", scale=colour, legend=legend),
-        strokeDash=alt.StrokeDash("group_label:N", scale=dash, legend=legend),
-        tooltip=[
-            alt.Tooltip("group_label:N", title=text["legend"]),
-            alt.Tooltip("epochs:Q", title=text["x"]),
-            alt.Tooltip("rmse:Q", title=text["y"], format=".2f"),
-        ],
-    )
-    now = base.transform_filter(alt.datum.epochs == current)
-    rule = (
-        now.transform_filter(alt.datum.group == GROUPS[0])
-        .mark_rule(color=GREY, strokeDash=GUIDE_DASH)
-        .encode(x=x)
-    )
-    marks = now.mark_point(filled=True, size=110, opacity=1, stroke=INK, strokeWidth=1).encode(
-        x=x, y=y, color=alt.Color("group_label:N", scale=colour, legend=legend)
-    )
-    member_label = _current_labels(
-        base.transform_filter(alt.datum.group == GROUPS[0]), current, text["x"], y, "rmse", 10
-    )
-    nonmember_label = _current_labels(
-        base.transform_filter(alt.datum.group == GROUPS[1]),
-        current,
-        text["x"],
-        y,
-        "rmse",
-        -10,
-    )
-    layers = layered(rule, lines, marks, member_label, nonmember_label)
-    return titled(layers.add_params(current), text["title"])
-
-
-def auc_chart(lang: str) -> alt.LayerChart:
-    """AUC over the grid's epochs with the chance band; the current epochs are highlighted.
-
-    Declares the Vega-Lite parameter ``epochs``, kept equal to the current value.
-    """
-    text = in_language(_TEXT["auc"], lang)
-    current = alt.param(name="epochs", value=DEFAULT_EPOCHS)
-    x = _epochs_axis(text["x"])
-    scale = alt.Scale(domain=[AUC_AXIS_LOWER, 1.0], zero=False, nice=False)
-    axis = fixed_axis(Y_EXTENT)
-    y = alt.Y("auc:Q", title=text["y"], scale=scale, axis=axis)
-    base = alt.Chart(alt.Data(name="auc_curve"))
-    band = base.mark_area(color=GREY, opacity=0.25).encode(
-        x=x,
-        y=alt.Y("chance_low:Q", title=text["y"], scale=scale, axis=axis),
-        y2="chance_high:Q",
-    )
-    band_label = (
-        base.transform_filter(alt.datum.epochs == max(EPOCHS))
-        .mark_text(align="right", baseline="bottom", dy=-3, fontSize=ANNOTATION_SIZE, color=INK)
-        .encode(
-            x=x,
-            y=alt.Y("chance_high:Q", scale=scale, axis=axis),
-            text=alt.value(text["band"]),
-        )
-    )
-    line = base.mark_line(color=BLUE, strokeWidth=2, point=alt.OverlayMarkDef(color=BLUE)).encode(
-        x=x,
-        y=y,
-        tooltip=[
-            alt.Tooltip("epochs:Q", title=text["x"]),
-            alt.Tooltip("auc:Q", title=text["y"], format=".3f"),
-        ],
-    )
-    mark = (
-        base.transform_filter(alt.datum.epochs == current)
-        .mark_point(filled=True, size=140, color=VERMILLION, opacity=1, stroke=INK)
-        .encode(x=x, y=y)
-    )
-    label = _current_labels(base, current, text["x"], y, "auc", -10)
-    layers = layered(band, band_label, line, mark, label)
-    return titled(layers.add_params(current), text["title"])
-
-
-def roc_chart(lang: str) -> alt.LayerChart:
-    """The ROC curve of the current point, the chance diagonal and the point at FPR = 1/n."""
-    text = in_language(_TEXT["roc"], lang)
-    x = alt.X("fpr:Q", title=text["x"], scale=alt.Scale(domain=[0, 1]))
-    y = alt.Y("tpr:Q", title=text["y"], scale=alt.Scale(domain=[0, 1]))
-    diagonal = (
-        alt.Chart(alt.Data(name="diagonal"))
-        .mark_line(color=GREY, strokeDash=DASHED)
-        .encode(x=x, y=y)
-    )
-    # The label lies along the diagonal, below it, three quarters of the way up.
-    diagonal_label = (
-        alt.Chart(alt.Data(name="diagonal"))
-        .transform_filter(alt.datum.fpr == 1)
-        .transform_calculate(fpr="0.75", tpr="0.75")
-        .mark_text(angle=315, baseline="top", dy=6, fontSize=ANNOTATION_SIZE, color=INK)
-        .encode(x=x, y=y, text=alt.value(text["chance"]))
-    )
-    curve = (
-        alt.Chart(alt.Data(name="roc"))
-        .mark_line(color=BLUE, strokeWidth=2)
-        .encode(
-            x=x,
-            y=y,
-            order=alt.Order("fpr:Q"),
-            tooltip=[
-                alt.Tooltip("fpr:Q", title=text["x"], format=".3f"),
-                alt.Tooltip("tpr:Q", title=text["y"], format=".3f"),
-            ],
-        )
-    )
-    point_base = alt.Chart(alt.Data(name="operating_point"))
-    point = point_base.mark_point(filled=True, size=90, color=VERMILLION, opacity=1).encode(
-        x=x,
-        y=y,
-        tooltip=[
-            alt.Tooltip("fpr:Q", title=text["x"], format=".4f"),
-            alt.Tooltip("tpr:Q", title=text["y"], format=".3f"),
-        ],
-    )
-    # The point sits in the bottom-left corner, where the curve rises steeply: its label goes
-    # to the right along the x axis, below the diagonal, where a curve better than chance
-    # never passes (above it, the label would lie across the curve).
-    point_label = point_base.mark_text(
-        align="left", baseline="bottom", dx=POINT_LABEL_OFFSET, dy=-3, fontSize=ANNOTATION_SIZE
-    ).encode(x=x, y=y, text=alt.value(text["point"]), color=alt.value(INK))
-    layers = layered(diagonal, diagonal_label, curve, point, point_label)
-    # Square, so that the diagonal's label follows the diagonal; small enough for a phone.
-    return fixed_width(
-        titled(
-            layers,
-            text["title"],
-            width=membership_charts.ROC_SIZE,
-            height=membership_charts.ROC_SIZE,
-        )
-    )
-
+# --- Tables and charts -----------------------------------------------------------
 
 TABLES: tuple[Table, ...] = (
     Table(
@@ -1123,57 +788,37 @@ TABLES: tuple[Table, ...] = (
 
 CHARTS: tuple[Chart, ...] = (
     Chart(
-        "histogram",
-        histogram_chart,
+        "attack",
+        functools.partial(
+            membership_charts.attack_figure,
+            loss_range=(LOSS_EDGES[0], LOSS_EDGES[-1]),
+            threshold=DEFAULT_THRESHOLD,
+        ),
         {
-            "ko": "포함 표본과 미포함 표본의 제곱 손실을 같은 구간에 나란히 센 막대그래프. "
-            "마지막 막대는 그보다 큰 손실을 모두 모은다.",
-            "en": "Bars counting the squared losses of members and non-members side by side "
-            "on the same bins; the last bar collects every larger loss.",
+            "ko": "히스토그램: 포함 표본(위)과 미포함 표본(아래)의 제곱 손실을 모든 설정에서 "
+            "같은 로그 눈금 구간에 세고, 기준 손실 t를 세로선으로, 그 왼쪽(포함으로 판정하는 "
+            "쪽)을 음영으로 나타낸다. 위쪽 눈금은 t가 설 수 있는 자리다. ROC 패널: 지금 모델의 "
+            "ROC 곡선, 그 위에 각 t가 만드는 점(지금의 t는 초록 마름모), FPR = 1/n의 주황 점, "
+            "무작위 추측의 회색 대각선, 그리고 고른 ε에서 ε-차등 개인정보보호가 허용하지 않는 "
+            "음영 영역과 그 두 경계. 히스토그램이나 곡선 위를 누른 채 끌면 t가 움직인다.",
+            "en": "The histogram: the squared losses of members (above) and non-members (below) "
+            "counted on log-scale bins that are the same for every setting, with the threshold "
+            "loss t as a vertical rule and the side it calls members shaded; the ticks at the top "
+            "are where t can stop. The ROC panel: the current model's ROC curve with the point of "
+            "every t on it (the current t a green diamond), the orange point at FPR = 1/n, the "
+            "grey diagonal of random guessing, and the shaded regions that ε-differential privacy "
+            "rules out at the chosen ε, with their two bounds. Press on the histogram or the curve "
+            "and drag to move t.",
         },
     ),
     Chart(
         "rmse",
-        rmse_chart,
+        functools.partial(membership_charts.rmse_chart, epochs=EPOCHS, default=DEFAULT_EPOCHS),
         {
             "ko": "학습 에포크 수에 따라 포함 표본(실선)과 미포함 표본(점선)의 RMSE가 "
             "어떻게 변하는지 그리고, 지금의 에포크를 표시한다.",
             "en": "The RMSE of members (solid) and non-members (dashed) as training goes on, "
             "with the current number of epochs marked.",
-        },
-    ),
-    Chart(
-        "auc",
-        auc_chart,
-        {
-            "ko": "학습 에포크 수에 따른 손실 공격의 AUC를 우연 범위 띠와 함께 그리고, "
-            "지금의 에포크를 강조한다.",
-            "en": "The AUC of the loss attack across training epochs, with the band of chance "
-            "values and the current number of epochs highlighted.",
-        },
-    ),
-    Chart(
-        "roc",
-        roc_chart,
-        {
-            "ko": "지금 모델에 대한 손실 공격의 ROC 곡선과 무작위 추측의 대각선, "
-            f"FPR = 1/{NONMEMBER_COUNT}에서의 점.",
-            "en": "The ROC curve of the loss attack on the current model, the diagonal of "
-            "random guessing, and the point at FPR = 1/160.",
-        },
-    ),
-    Chart(
-        "threshold_histogram",
-        functools.partial(
-            membership_charts.threshold_histogram_chart, loss_range=(LOSS_EDGES[0], LOSS_EDGES[-1])
-        ),
-        {
-            "ko": "포함 표본(위)과 미포함 표본(아래)의 제곱 손실을 모든 설정에서 같은 로그 눈금 "
-            "구간에 세고, 기준 손실 t를 세로선으로, 그 왼쪽(포함으로 판정하는 쪽)을 음영으로 "
-            "나타낸다.",
-            "en": "The squared losses of members (above) and non-members (below) counted on "
-            "log-scale bins that are the same for every setting, with the threshold loss t as "
-            "a vertical rule and the side it calls members shaded.",
         },
     ),
     Chart(
@@ -1188,13 +833,13 @@ CHARTS: tuple[Chart, ...] = (
         },
     ),
     Chart(
-        "roc_bound",
-        membership_charts.roc_bound_chart,
+        "auc",
+        functools.partial(membership_charts.auc_chart, epochs=EPOCHS, default=DEFAULT_EPOCHS),
         {
-            "ko": "지금 모델의 ROC 곡선, 기준 t가 만드는 점, 그리고 고른 ε에서 "
-            "ε-차등 개인정보보호가 허용하는 영역의 경계.",
-            "en": "The ROC curve of the current model, the point that the threshold t gives, "
-            "and the edge of the region that ε-differential privacy allows at the chosen ε.",
+            "ko": "학습 에포크 수에 따른 손실 공격의 AUC를 우연 범위 띠와 함께 그리고, "
+            "지금의 에포크를 강조한다.",
+            "en": "The AUC of the loss attack across training epochs, with the band of chance "
+            "values and the current number of epochs highlighted.",
         },
     ),
 )

@@ -22,7 +22,7 @@ from typing import Literal, TypeVar
 
 import altair as alt
 
-from privacy_explorer.lesson import LANGUAGES, Text
+from privacy_explorer.lesson import LANGUAGES, MARK_CONTROL_SUFFIX, Text
 
 # --- Sizes --------------------------------------------------------------------------
 
@@ -153,6 +153,34 @@ def across(fraction: float, offset: float = 0) -> alt.ExprRef:
     {'expr': 'width * 1 + -4'}
     """
     return alt.ExprRef(expr=f"width * {fraction:g} + {offset:g}")
+
+
+# --- Marks as controls ---------------------------------------------------------------------
+
+
+def mark_control(param: str, *, field: str | None = None, drag: bool = False) -> alt.Parameter:
+    """A selection that makes the marks of the chart it is added to a control of ``param``.
+
+    Clicking or tapping the plot picks the mark nearest the pointer (or, with ``drag=True``,
+    pressing and moving across the plot picks each mark the pointer passes), and the page
+    sets the grid parameter ``param`` to the grid value nearest the picked mark's ``field``
+    (default: a field named ``param``), through the parameter's ordinary control, which the
+    page must also show: the keyboard's and a screen reader's way to the same setting. The
+    change then goes into the URL hash and the page's announcement like any other.
+
+    >>> spec = mark_control("threshold", drag=True).param.to_dict()
+    >>> spec["name"], spec["select"]["fields"], spec["select"]["on"]
+    ('threshold_by_mark', ['threshold'], 'pointerdown, pointermove[event.buttons]')
+    """
+    events = "pointerdown, pointermove[event.buttons]" if drag else "click"
+    return alt.selection_point(
+        name=f"{param}{MARK_CONTROL_SUFFIX}",
+        fields=[field or param],
+        nearest=True,
+        on=events,
+        toggle=False,
+        clear=False,
+    )
 
 
 # --- Layers, size and title ----------------------------------------------------------------

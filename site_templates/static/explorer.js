@@ -627,6 +627,48 @@
     });
   };
 
+  // Marks that act as controls: a chart's point selection "<param>_by_mark" (charts.py,
+  // mark_controls) sets the parameter to the grid value nearest the picked mark's field,
+  // through the parameter's first control, exactly as moving that control would.
+  Lesson.prototype.bindMarks = function (name, view) {
+    var self = this;
+    var marks = this.data.charts[name].marks || {};
+    var holder = view.container();
+    if (Object.keys(marks).length) {
+      holder.classList.add("is-control");
+      // A finger is captured by what it pressed: let a drag pick what it moves over instead.
+      holder.addEventListener("pointerdown", function (event) {
+        if (event.target.releasePointerCapture) event.target.releasePointerCapture(event.pointerId);
+      }, true);
+    }
+    Object.keys(marks).forEach(function (param) {
+      view.addSignalListener(param + "_by_mark", function (signal, picked) {
+        var values = picked && picked[marks[param]];
+        if (values && values.length) self.choose(param, values[0]);
+      });
+    });
+  };
+
+  Lesson.prototype.choose = function (name, value) {
+    var param = this.params.filter(function (p) { return p.name === name; })[0];
+    var index = param.values.indexOf(value);
+    if (index < 0 && typeof value === "number" && typeof param.values[0] === "number") {
+      index = 0;
+      param.values.forEach(function (v, i) {
+        if (Math.abs(v - value) < Math.abs(param.values[index] - value)) index = i;
+      });
+    }
+    var input = this.article.querySelector("[data-param='" + name + "']");
+    if (index < 0 || !input || index === this.state[name]) return;
+    if (input.type === "radio") {
+      input = this.article.querySelector("[data-param='" + name + "'][value='" + index + "']");
+      input.checked = true;
+    } else {
+      input.value = String(index);
+    }
+    input.dispatchEvent(new Event(input.type === "range" ? "input" : "change"));
+  };
+
   // "Show me" steps: a button sets its controls, scrolls its chart into view and says, in the
   // one polite region, what it set; the learner then takes over.
   Lesson.prototype.bindSteps = function () {
@@ -868,6 +910,7 @@
         })
         .then(function (result) {
           self.views[name] = result.view;
+          self.bindMarks(name, result.view);
           if (fallback) fallback.hidden = true;
           figure.classList.add("is-live");
           return self.showChart(name, self.key());
