@@ -13,8 +13,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lessonpage import LessonPage, Site, Watch, built_results, by_turns
-from playwright.sync_api import BrowserContext, Page
+from lessonpage import (
+    PREFIX,
+    READY,
+    TIMEOUT_MS,
+    LessonPage,
+    Site,
+    Watch,
+    built_results,
+    by_turns,
+    open_page,
+)
+from playwright.sync_api import Browser, BrowserContext, Page
 
 from privacy_explorer.build import BuildReport
 from privacy_explorer.compute.lessons import synthetic_audit as sa
@@ -71,6 +81,25 @@ def is_chunk(url: str) -> bool:
     return re.search(rf"/assets/data/{SLUG}\.\d+\.js$", url) is not None
 
 
+CANDIDATES = """() => {
+  // Where each candidate target is drawn on the screen, from the release view's own scales.
+  const view = window.explorerLesson.views.release;
+  const svg = document.querySelector("figure[data-chart=release] .chart-live svg");
+  const box = svg.getBoundingClientRect();
+  const [left, top] = view.origin();
+  return Object.fromEntries(view.data("candidates").map(row =>
+    [row.c, [box.x + left + view.scale("x")(row.x), box.y + top + view.scale("y")(row.y)]]));
+}"""
+
+
+def candidate_places(page: Page) -> dict[str, tuple[float, float]]:
+    """Each candidate's place on the screen, once the release picture is scrolled into view."""
+    page.locator("figure[data-chart=release]").scroll_into_view_if_needed()
+    places: dict[str, list[float]] = page.evaluate(CANDIDATES)
+    assert sorted(places) == sorted(sa.TARGETS)
+    return {name: (x, y) for name, (x, y) in places.items()}
+
+
 def chunks_asked(watch: Watch) -> list[str]:
     return list(dict.fromkeys(url.rsplit("/", 1)[1] for url in watch.requests if is_chunk(url)))
 
@@ -106,6 +135,18 @@ def test_every_control_moves_the_charts_readouts_and_highlights(
         state[name] = index
     assert last["key"] == AUDIT.key_of(state)
     assert_highlights_follow(page, state)
+    # A click on a candidate in the release picture makes it the target, as its control does,
+    # and the keyboard goes on from there through that control.
+    target = sa.GRID.param("target")
+    page.mouse.click(*candidate_places(page)["e"])
+    state["target"] = target.values.index("e")
+    AUDIT.wait_for_point(page, state)
+    AUDIT.assert_shows(page, state, lang)
+    assert_highlights_follow(page, state)
+    AUDIT.move(page, "target", "ArrowLeft", target.values.index("d"))
+    state["target"] = target.values.index("d")
+    AUDIT.wait_for_point(page, state)
+    AUDIT.assert_shows(page, state, lang)
     assert chunks_asked(watch), "moving the controls loaded lazy rows"
     assert all(url.startswith(site.base) for url in watch.requests if is_chunk(url))
     watch.assert_clean(f"controls ({lang})")
@@ -124,6 +165,29 @@ def test_a_shared_hash_opens_that_point(context: BrowserContext, site: Site):
     assert page.locator("input[data-param=target][value='4']").first.is_checked()
     assert_highlights_follow(page, state)
     watch.assert_clean("hash")
+
+
+@pytest.mark.browser
+def test_a_tap_on_a_candidate_makes_it_the_target_in_an_embed_page_on_a_phone(
+    browser: Browser, site: Site
+):
+    lang = LANGUAGES[-1]
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        page, watch = open_page(context, site, f"{PREFIX[lang]}embed/{SLUG}.html")
+        page.wait_for_selector(READY, state="attached")
+        places = candidate_places(page)
+        for name in ("b", "d"):
+            page.touchscreen.tap(*places[name])
+            state = {**AUDIT.default_state(), "target": sa.TARGETS.index(name)}
+            AUDIT.wait_for_point(page, state)
+            checked = page.locator("input[data-param=target]:checked").first
+            assert checked.get_attribute("value") == str(state["target"])
+        assert_highlights_follow(page, state)
+        watch.assert_clean("a tap on a candidate")
+    finally:
+        context.close()
 
 
 @pytest.mark.browser

@@ -29,6 +29,7 @@ from privacy_explorer.compute.lessons.style import (
     in_language,
     layered,
     legend_above,
+    mark_control,
     titled,
 )
 from privacy_explorer.lesson import Chart, Text
@@ -118,7 +119,8 @@ KIND_SHAPES = ("circle", "circle", "circle", "triangle-up", "square")
 def release_chart(lang: str, facts: PictureFacts) -> alt.LayerChart:
     """The release (fresh draws and copies), the candidates, and the target's k nearest records.
 
-    Declares ``k`` and ``target``: the rings follow ``k``, the larger ring the target.
+    Declares ``k`` and ``target``: the rings follow ``k``, the larger ring the target. A click
+    or tap on the plot makes the nearest candidate the target (``target_by_mark``).
     """
     text = in_language(_RELEASE_TEXT, lang)
     kinds = [text[kind] for kind in KINDS]
@@ -156,8 +158,12 @@ def release_chart(lang: str, facts: PictureFacts) -> alt.LayerChart:
         kind=f"({members}) ? {text['member']!r} : {text['nonmember']!r}",
         letter="upper(datum.c)",
     )
-    marks = chosen.mark_point(filled=True, size=90, opacity=1).encode(
-        x=x, y=y, color=colour, shape=shape
+    # A click or tap picks the candidate nearest the pointer as the target, through the
+    # target's own control (the keyboard's way to the same choice).
+    marks = (
+        chosen.mark_point(filled=True, size=90, opacity=1)
+        .encode(x=x, y=y, color=colour, shape=shape)
+        .add_params(mark_control("target", field="c"))
     )
     current = (
         chosen.transform_filter("datum.c === target")
