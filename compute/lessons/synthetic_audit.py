@@ -37,8 +37,9 @@ Page weight
     deduplicated rows stay small. Chart rows carry :data:`CHART_DIGITS` significant digits,
     the field :data:`FIELD_DIGITS`, coordinates 3 decimals.
 Cost
-    About 10 s of CPU for the whole grid (measured on the 2-core machine: the draws, the
-    fields and the SciPy refit of each point's target).
+    About 5 s of CPU for the whole grid and 1.5 s for the study (measured on the 2-core
+    machine: the draws, the fields and each point's SciPy refit), with BLAS on one thread
+    (:func:`_threads`): on several, these small products run ten times slower.
 """
 
 from __future__ import annotations

@@ -386,6 +386,8 @@ _SCORES_TEXT: dict[str, Text] = {
     "bin": {"ko": "구간", "en": "Bin"},
     "open": {"ko": "이상", "en": "and above"},
 }
+LABEL_FLUSH = 30
+"""Tick labels this close (px) to an end of the score axis are aligned to end inside it."""
 SIDE_LABELS: tuple[tuple[str, str, Baseline, int], ...] = (
     ("member", BLUE, "top", 22),
     ("nonmember", VERMILLION, "bottom", HEIGHT - 4),
@@ -407,7 +409,12 @@ def scores_chart(lang: str) -> alt.LayerChart:
             "format(datum.low, '.3~g') + ' – ' + format(datum.high, '.3~g')"
         ),
     )
-    x = alt.X("low:Q", title=text["x"], scale=alt.Scale(zero=False, nice=False))
+    x = alt.X(
+        "low:Q",
+        title=text["x"],
+        scale=alt.Scale(zero=False, nice=False),
+        axis=alt.Axis(labelFlush=LABEL_FLUSH),  # labels near the ends stay inside the plot
+    )
     y_axis = alt.Axis(labelExpr="abs(datum.value)", minExtent=Y_EXTENT, maxExtent=Y_EXTENT)
     tooltip = [
         alt.Tooltip("range:N", title=text["bin"]),
