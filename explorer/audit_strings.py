@@ -72,8 +72,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "lesson_02": {"ko": "2강 학습 포함 추론", "en": "lesson 02, Membership inference"},
     "lesson_03": {"ko": "3강 차등 개인정보보호", "en": "lesson 03, Differential privacy"},
     "lesson_05": {
-        "ko": "5강 합성 데이터 공개 감사",
-        "en": "lesson 05, Auditing a synthetic data release",
+        "ko": "5강 Gen-LRA: 공격과 그 정확한 계산",
+        "en": "lesson 05, Gen-LRA: the attack and its exact computation",
     },
     "lesson_06": {"ko": "6강 감사가 잴 수 있는 것", "en": "lesson 06, What an audit can measure"},
     "written_on": {"ko": "작성 시각", "en": "Written"},

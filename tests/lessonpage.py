@@ -271,9 +271,9 @@ def use_built_results(project: Project) -> None:
 def built_results(slug: str) -> BuiltResults:
     """The lesson's results from the session build's cache, each checked as the build checks it.
 
-    Recomputing a whole grid here would repeat minutes of the build's work (lesson 05's 700
-    points, lesson 02's 1,188 trainings) in every test process; the points a test visits are
-    still computed afresh by ``compute()`` and compared with what the page shows.
+    Recomputing a whole grid here would repeat the build's work (minutes for lesson 02's
+    1,188 trainings) in every test process; the points a test visits are still computed
+    afresh by ``compute()`` and compared with what the page shows.
     """
     assert _BUILT_IN, "built_results needs the course_site fixture"
     project = _BUILT_IN[0]

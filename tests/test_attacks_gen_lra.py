@@ -11,7 +11,12 @@ import pytest
 from scipy import stats
 from threadpoolctl import threadpool_limits
 
-from privacy_explorer.compute.attacks import SingularCovarianceError, gen_lra_scores
+from privacy_explorer.compute.attacks import (
+    SingularCovarianceError,
+    gen_lra_field,
+    gen_lra_scores,
+    gen_lra_terms,
+)
 from privacy_explorer.compute.attacks.neighbours import nearest
 
 HOUSING = Path(__file__).resolve().parent.parent / "data" / "synth-mia-housing"
@@ -340,3 +345,42 @@ def test_the_log_sum_exp_is_exact_for_rows_far_below_underflow() -> None:
     rows = -np.vstack([rng.uniform(0, 50, 40), rng.uniform(600, 900, 40), rng.uniform(0, 3000, 40)])
     expected = logsumexp(rows, axis=-1)
     np.testing.assert_allclose(_log_sum_exp_of_nonpositive(rows.copy()), expected, rtol=1e-14)
+
+
+@pytest.mark.parametrize("bw_method", ["silverman", 0.4, lambda kde: 0.3 * kde.silverman_factor()])
+def test_the_score_field_is_scipys_refit_with_the_target_added(bw_method) -> None:
+    """The field at points near and far from the target (where the added kernel underflows)."""
+    rng = np.random.default_rng(11)
+    mixing = well_conditioned_mixing(rng, 2)
+    reference = population(rng, 90, mixing)
+    target = population(rng, 1, mixing)[0]
+    points = np.vstack(
+        [target, target + 0.01 * rng.normal(size=(20, 2)), population(rng, 40, mixing) * 4]
+    )
+    grown = stats.gaussian_kde(np.vstack([reference, target]).T, bw_method=bw_method)
+    base = stats.gaussian_kde(reference.T, bw_method=bw_method)
+    expected = grown.logpdf(points.T) - base.logpdf(points.T)
+    field = gen_lra_field(target, reference, points, bw_method=bw_method)
+    np.testing.assert_allclose(field, expected, rtol=1e-9, atol=1e-10)
+    assert field[0] > 0 > field[-1]  # a bump at the target, a dilution far from it
+
+
+def test_the_terms_are_the_scores_parts_at_the_scores_neighbours() -> None:
+    rng = np.random.default_rng(12)
+    mixing = well_conditioned_mixing(rng, 3)
+    reference = population(rng, 70, mixing)
+    synthetic = population(rng, 50, mixing)
+    targets = population(rng, 8, mixing)
+    parts = gen_lra_terms(targets, reference, synthetic, k=6, bw_method="scott")
+    _, rows = nearest(synthetic, targets, 6)
+    np.testing.assert_array_equal(parts.neighbours, rows)
+    np.testing.assert_allclose(
+        parts.terms.sum(axis=1),
+        brute_force_gen_lra(targets, reference, synthetic, 6, "scott"),
+        atol=1e-8,
+    )
+    for target, neighbours, terms in zip(targets, parts.neighbours, parts.terms, strict=True):
+        field = gen_lra_field(target, reference, synthetic[neighbours], bw_method="scott")
+        np.testing.assert_allclose(terms, field, rtol=1e-12, atol=1e-12)
+    with pytest.raises(ValueError, match="one record"):
+        gen_lra_field(targets[:2], reference, synthetic)

@@ -51,8 +51,8 @@ print(json.dumps({
     "files": files,
     "refused": refused,
     "compute_keys": sorted(k for k in sys.modules if k == "compute" or k.startswith("compute.")),
-    "lesson_uses_the_audit_classes": lesson.compute.__globals__["ATTACKS"]
-    is sys.modules["privacy_explorer.compute.attacks"].ATTACKS,
+    "lesson_uses_the_audit_classes": lesson.compute.__globals__["gen_lra_scores"]
+    is sys.modules["privacy_explorer.compute.attacks"].gen_lra_scores,
     "audit": audit.__file__,
 }))
 """

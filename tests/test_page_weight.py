@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from fontTools.ttLib import TTFont
 
-from privacy_explorer import fonts, page_fonts, weight
+from privacy_explorer import fonts, page_fonts, weight, wording
 from privacy_explorer.build import BuildReport, build
 from privacy_explorer.project import builtin_templates_dir, load_project
 from privacy_explorer.templates import without_css_comments
@@ -284,6 +284,19 @@ def test_pages_load_their_own_small_subsets_not_the_sites(
     for data in embedded:
         font = TTFont(io.BytesIO(base64.b64decode(data)))
         assert drawable(shown) <= drawable(shown, font), "404.html"
+
+
+READING_BUDGET = 12_000
+"""Characters of reading a split lesson page may hold in Korean (issue 21 §3)."""
+
+
+@pytest.mark.parametrize("page", ["05-synthetic-data-audit.html"])
+def test_a_split_lesson_teaches_within_its_reading_budget(
+    course_site: tuple[Path, BuildReport], page: str
+) -> None:
+    html = dict(course_site[1].files)[page].decode("utf-8")
+    length = wording.reading_length(html)
+    assert 0 < length <= READING_BUDGET, f"{page}: {length:,} characters of reading"
 
 
 @pytest.mark.parametrize("page", BUDGETED_PAGES)

@@ -10,7 +10,8 @@ Modules
 -------
 ``gen_lra``
     :func:`gen_lra_scores`, the Generative Likelihood Ratio Attack, with the
-    exact rank-one shortcut for the refitted KDE.
+    exact rank-one shortcut for the refitted KDE; :func:`gen_lra_terms`, its
+    per-neighbour terms, and :func:`gen_lra_field`, the same term anywhere.
 ``rivals``
     DCR, DCR-Diff, DOMIAS, density, Monte Carlo, DPI, classifier and LOGAN.
 ``registry``
@@ -32,7 +33,7 @@ Modules
     Input checks and :class:`SingularCovarianceError`.
 """
 
-from .gen_lra import gen_lra_scores
+from .gen_lra import NeighbourTerms, gen_lra_field, gen_lra_scores, gen_lra_terms
 from .kde import GaussianKDE, KDESample, fit_kde, kde_logpdf
 from .metrics import (
     auc,
@@ -93,6 +94,7 @@ __all__ = [
     "EpsilonLowerBound",
     "GaussianKDE",
     "KDESample",
+    "NeighbourTerms",
     "PairedComparison",
     "PairedVerdicts",
     "PermutationTest",
@@ -119,7 +121,9 @@ __all__ = [
     "dpi_scores",
     "epsilon_lower_bound",
     "fit_kde",
+    "gen_lra_field",
     "gen_lra_scores",
+    "gen_lra_terms",
     "holm_adjusted",
     "kde_logpdf",
     "label_permutation_test",

@@ -47,6 +47,10 @@ density at ``s`` is the log-sum-exp of ``n + 1`` kernel exponents, those of
 the ``n`` reference records and that of ``x*`` itself (``δ̃ = s̃ − w``),
 minus ``log(n+1)`` and ``½ log det(2π f'² Σ')``.
 
+The same refit evaluated at any point ``s`` rather than at a neighbour is the
+score field ``log p̂_{R∪{x*}}(s) − log p̂_R(s)`` (:func:`gen_lra_field`), and
+:func:`gen_lra_terms` returns each neighbour's term before the sum.
+
 Cost: one Cholesky factorisation in all; per target, the ``k`` nearest
 synthetic records against the ``n`` reference records (``k n`` exponents,
 the same kernel work as evaluating a refitted KDE at ``k`` points, without
@@ -224,6 +228,89 @@ def _base_log_densities(kde: GaussianKDE, synthetic: FloatArray, used: IndexArra
     return log_densities
 
 
+@dataclass(frozen=True)
+class NeighbourTerms:
+    """Gen-LRA's terms, one per synthetic neighbour of each target, before they are summed."""
+
+    neighbours: IndexArray
+    """``t × K`` rows of the synthetic records nearest to each target, nearest first."""
+    terms: FloatArray
+    """``t × K`` terms ``log p̂_{R∪{x*}}(s) − log p̂_R(s)`` of those neighbours, in that order.
+
+    The score at ``k ≤ K`` is the sum of a row's first ``k`` terms."""
+
+
+def _check_chunk_size(chunk_size: int | None) -> None:
+    if chunk_size is not None and chunk_size < 1:
+        raise ValueError(f"chunk_size must be a positive integer, got {chunk_size}")
+
+
+def _neighbour_terms(
+    target_rows: FloatArray,
+    reference: npt.ArrayLike,
+    synthetic_rows: FloatArray,
+    most: int,
+    bw_method: BandwidthMethod,
+    density_floor: float | None,
+    chunk_size: int | None,
+) -> NeighbourTerms:
+    """The work of :func:`gen_lra_terms` on checked arrays (``reference`` as given, so that an
+    error about its covariance can name its columns)."""
+    kde = fit_kde(reference, bw_method, what="reference")
+    reference_rows = kde.records
+    _, neighbour_rows = nearest(synthetic_rows, target_rows, most)
+    base = _base_log_densities(kde, synthetic_rows, np.unique(neighbour_rows))
+    factors = _refitted_factors(bw_method, reference_rows, target_rows, kde.factor)
+    reference_terms = _ReferenceTerms.of(kde)
+    whitened_targets = kde.whiten(target_rows)
+    whitened_synthetic = kde.whiten(synthetic_rows)
+
+    rows = chunk_size or max(1, CHUNK_ELEMENTS // (most * reference_rows.shape[0]))
+    terms = np.empty((target_rows.shape[0], most))
+    for start in range(0, target_rows.shape[0], rows):
+        chunk = slice(start, start + rows)
+        neighbours = neighbour_rows[chunk]
+        refitted = _refitted_log_densities(
+            kde,
+            reference_terms,
+            whitened_targets[chunk],
+            whitened_synthetic[neighbours],
+            factors[chunk],
+        )
+        terms[chunk] = floored_log(refitted, density_floor) - floored_log(
+            base[neighbours], density_floor
+        )
+    return NeighbourTerms(np.asarray(neighbour_rows, dtype=np.intp), terms)
+
+
+def gen_lra_terms(
+    targets: npt.ArrayLike,
+    reference: npt.ArrayLike,
+    synthetic: npt.ArrayLike,
+    *,
+    k: int = 5,
+    bw_method: BandwidthMethod = "silverman",
+    density_floor: float | None = None,
+    chunk_size: int | None = None,
+) -> NeighbourTerms:
+    """Each target's ``k`` nearest synthetic records and the term Gen-LRA adds up at each.
+
+    The parts of :func:`gen_lra_scores` (same arguments, one ``k``): a row of
+    :attr:`NeighbourTerms.terms` sums to the target's score, so a page can show
+    which neighbours carry it.
+    """
+    validate_floor(density_floor)
+    target_rows = as_records(targets, "targets")
+    reference_rows = as_records(reference, "reference", min_rows=2)
+    synthetic_rows = as_records(synthetic, "synthetic")
+    same_columns(targets=target_rows, reference=reference_rows, synthetic=synthetic_rows)
+    (most,) = as_neighbour_counts(k, synthetic_rows.shape[0], "synthetic rows")
+    _check_chunk_size(chunk_size)
+    return _neighbour_terms(
+        target_rows, reference, synthetic_rows, most, bw_method, density_floor, chunk_size
+    )
+
+
 def gen_lra_scores(
     targets: npt.ArrayLike,
     reference: npt.ArrayLike,
@@ -283,36 +370,65 @@ def gen_lra_scores(
     synthetic_rows = as_records(synthetic, "synthetic")
     same_columns(targets=target_rows, reference=reference_rows, synthetic=synthetic_rows)
     counts = as_neighbour_counts(k, synthetic_rows.shape[0], "synthetic rows")
-    if chunk_size is not None and chunk_size < 1:
-        raise ValueError(f"chunk_size must be a positive integer, got {chunk_size}")
-
-    kde = fit_kde(reference, bw_method, what="reference")
-    most = max(counts)
-    _, neighbour_rows = nearest(synthetic_rows, target_rows, most)
-    base = _base_log_densities(kde, synthetic_rows, np.unique(neighbour_rows))
-    factors = _refitted_factors(bw_method, reference_rows, target_rows, kde.factor)
-    reference_terms = _ReferenceTerms.of(kde)
-    whitened_targets = kde.whiten(target_rows)
-    whitened_synthetic = kde.whiten(synthetic_rows)
-
-    rows = chunk_size or max(1, CHUNK_ELEMENTS // (most * reference_rows.shape[0]))
-    terms = np.empty((target_rows.shape[0], most))
-    for start in range(0, target_rows.shape[0], rows):
-        chunk = slice(start, start + rows)
-        neighbours = neighbour_rows[chunk]
-        refitted = _refitted_log_densities(
-            kde,
-            reference_terms,
-            whitened_targets[chunk],
-            whitened_synthetic[neighbours],
-            factors[chunk],
-        )
-        terms[chunk] = floored_log(refitted, density_floor) - floored_log(
-            base[neighbours], density_floor
-        )
-    running = np.cumsum(terms, axis=1)
+    _check_chunk_size(chunk_size)
+    parts = _neighbour_terms(
+        target_rows, reference, synthetic_rows, max(counts), bw_method, density_floor, chunk_size
+    )
+    running = np.cumsum(parts.terms, axis=1)
     columns = running[:, [count - 1 for count in counts]]
     return columns[:, 0] if isinstance(k, int | np.integer) else columns
+
+
+def gen_lra_field(
+    target: npt.ArrayLike,
+    reference: npt.ArrayLike,
+    points: npt.ArrayLike,
+    *,
+    bw_method: BandwidthMethod = "silverman",
+) -> FloatArray:
+    """``log p̂_{R∪{x*}}(s) − log p̂_R(s)`` at every row ``s`` of ``points``: Gen-LRA's score field.
+
+    The term Gen-LRA adds up at a synthetic neighbour ``s``, evaluated
+    anywhere: over a grid of the plane it pictures what the target's score
+    can collect (a bump around ``x*`` as wide as the kernel, slightly below 0
+    far away, where ``x*`` only dilutes the reference). Computed with the same
+    rank-one refit as :func:`gen_lra_scores` (no KDE is refitted), so the
+    score of ``x*`` is this field summed over its ``k`` nearest synthetic
+    records.
+
+    Parameters
+    ----------
+    target
+        One record ``x*`` (``d`` numbers).
+    reference
+        ``n × d`` reference sample, as for :func:`gen_lra_scores`.
+    points
+        ``p × d`` places to evaluate the field at.
+    bw_method
+        As for :func:`gen_lra_scores`.
+    """
+    target_row = as_records(np.atleast_2d(np.asarray(target, dtype=np.float64)), "target")
+    if target_row.shape[0] != 1:
+        raise ValueError(f"target must be one record, got {target_row.shape[0]} rows")
+    reference_rows = as_records(reference, "reference", min_rows=2)
+    point_rows = as_records(points, "points")
+    same_columns(target=target_row, reference=reference_rows, points=point_rows)
+    kde = fit_kde(reference_rows, bw_method, what="reference")
+    factors = _refitted_factors(bw_method, reference_rows, target_row, kde.factor)
+    whitened_points = kde.whiten(point_rows)
+    base = kernel_log_sums(whitened_points, kde.whitened, kde.factor) - kde.log_normalizer()
+    field = np.empty(point_rows.shape[0])
+    # Chunks of points bound the memory as the chunks of targets do in gen_lra_scores.
+    rows = max(1, CHUNK_ELEMENTS // reference_rows.shape[0])
+    reference_terms = _ReferenceTerms.of(kde)
+    whitened_target = kde.whiten(target_row)
+    for start in range(0, point_rows.shape[0], rows):
+        chunk = slice(start, start + rows)
+        refitted = _refitted_log_densities(
+            kde, reference_terms, whitened_target, whitened_points[None, chunk], factors
+        )
+        field[chunk] = refitted[0] - base[chunk]
+    return field
 
 
 def refitted_gen_lra_scores(

@@ -1,170 +1,121 @@
-"""Lesson 05, auditing a synthetic data release: Gen-LRA and its rivals.
+"""Lesson 05, Gen-LRA: the attack and its exact computation, on one simulated release.
 
-Two experiments, both run by the library (:mod:`compute.audit_experiments`,
-:mod:`compute.generator_audit`, :mod:`compute.invariance`); this module only
-picks the points, memoizes the draws and shapes the results for the page.
+The whole lesson looks at one draw: seed :data:`PICTURE_SEED` of the 2-D simulation
+(:func:`~compute.synthetic.simulation_split`: members, non-members, a reference sample and
+a release of a generator that copies members with probability ε and noise ρ). What an audit
+of many such draws can conclude is lesson 06's subject; this one shows how the attack works.
 
-The grid: a generator that memorizes
-    For every (ε, ρ) of the grid and each of the three :data:`SEEDS`,
-    :func:`~compute.audit_experiments.run_simulation` draws members,
-    non-members and a reference sample from the 2-D population
-    (:func:`~compute.synthetic.two_d_population`) and a release of 400
-    records, each a copy of a member plus ``N(0, (ρ · spread)² I)`` noise with
-    probability ε and a fresh draw otherwise. Every attack of
-    :data:`compute.attacks.ATTACKS` runs on it; Gen-LRA and the KDE rivals
-    (DOMIAS, density) at every bandwidth multiple, Gen-LRA at every ``k``.
-    A grid point (ε, ρ, k, bandwidth) reads the variants it names from the
-    three draws of its (ε, ρ): the mean and the range over the seeds.
-    At ε = 0 nothing is copied and the release is the same for every ρ
-    (common random numbers), so one draw per seed serves them all
-    (:func:`~compute.audit_experiments.relabel_rho`).
-Grouping
-    ``GRID`` groups the points by ε (``group_by``): a worker draws every ρ of
-    one ε once (:func:`simulation`, memoized), which the curves against ρ
-    (``sweep``) and the heat map over ρ and bandwidth (``advantage``) need at
-    every point. The five groups split evenly over two workers (ε = 0 needs
-    three draws, every other ε twenty-one). The score gap against ε crosses
-    the groups: each point returns its gap (``score_gap``, not drawn) and
-    :func:`summarize` fits the line per (ρ, k, bandwidth) (:func:`gap_rows`).
-The picture
-    Seed :data:`PICTURE_SEED` is drawn in 2-D: its release at the current
-    (ε, ρ) and one target, the member copied most often at the largest ε
-    (:func:`picture_target`); with common random numbers its copies at a
-    smaller ε are a subset of those. Its ``k`` nearest synthetic records are
-    those Gen-LRA sums over. The zoomed panel draws the kernel of the
-    reference KDE (covariance ``(m f)² Σ_R``, its 1-standard-deviation
-    ellipse) and the circle of radius ``ρ · spread`` of the copying noise.
-The study: real generators, a higher dimension, two checks
-    ``STUDY`` runs each of the 16 :data:`~compute.generators.GENERATOR_SETTINGS`
-    on the deduplicated concrete data for seeds 1–3
-    (:func:`~compute.generator_audit.run_generator_setting`: disjoint
-    member, non-member, reference and test splits; Gen-LRA at ``k`` = 5 and
-    Silverman's bandwidth; utility as test R²); the 8-D simulation at
-    ε = :data:`HIGH_D_EPSILON` for three ρ; and ``checks``: the invariance
-    demonstration and Gen-LRA's exact shortcut against SciPy refits.
+The grid
+    ε × ρ × ``k`` × bandwidth × ``target``. ``target`` is one of five candidate records
+    (:func:`candidates`), chosen by a rule that does not look at any score: three members
+    (copied at least twice, once, never, in the release at the largest ε) and two
+    non-members (none, and the most, of the release's copies among its :data:`DEFAULT_K`
+    nearest synthetic records). Within each group the record whose reference density is
+    nearest the median of all members' and non-members' is taken, at least
+    :data:`CANDIDATE_GAP` from the candidates already chosen, so that each can be
+    clicked in the release picture.
+One draw per (ε, ρ)
+    :func:`draw` computes, once per (ε, ρ) and memoized (the grid is grouped by ε), Gen-LRA
+    for every member and non-member at every bandwidth and every ``k`` at once
+    (:func:`~compute.attacks.gen_lra_scores`) and the candidates' per-neighbour terms
+    (:func:`~compute.attacks.gen_lra_terms`). With common random numbers the release at
+    ε = 0 is the same for every ρ, so one draw serves them all.
+The score field
+    :func:`field_rows`: ``log p̂_{R∪{x*}}(s) − log p̂_R(s)`` on a square of
+    :data:`FIELD_CELLS` × :data:`FIELD_CELLS` cells around a candidate
+    (:func:`~compute.attacks.gen_lra_field`, the same rank-one refit as the scores). The
+    field chart shows a member and a non-member side by side: the current target on its
+    own side, the first candidate of the other kind on the other.
+Checks
+    ``STUDY`` runs, for three seeds, the invariance demonstration
+    (:func:`~compute.invariance.demonstrate_invariance`) and Gen-LRA's shortcut against
+    SciPy refits (:func:`~compute.attacks.gen_lra.refitted_gen_lra_scores`); every grid
+    point also refits SciPy's KDE for its target (the ``refit_difference`` readout).
 Page weight
-    Readouts are only what changes with the controls; everything that is the
-    same on every point (sizes, resolutions of the FPR, the study, what the
-    build found) is in tables from :func:`summarize`, which cost the page data
-    nothing per point. The per-point rows of the charts are ``LAZY``: the page
-    loads them in chunks when a control first needs them. The whole-grid rows
-    that ship with the page (the gap lines) carry :data:`SUMMARY_DIGITS`.
-Chart rows
-    carry 4 significant digits (:func:`privacy_explorer.lesson.chart_number`),
-    the picture's coordinates 3 decimals; readouts keep full precision.
-Sentences
-    The verdicts the page prints (:func:`comparison`, the ``findings`` and
-    ``claims`` tables) are written from the measured numbers, so that they
-    stay true whatever a rebuild measures.
+    Every per-point dataset is ``LAZY``, and each follows as few parameters as it can (the
+    release only ε and ρ, the field only the bandwidth and the target), so that the
+    deduplicated rows stay small. Chart rows carry :data:`CHART_DIGITS` significant digits,
+    the field :data:`FIELD_DIGITS`, coordinates 3 decimals.
+Cost
+    About 5 s of CPU for the whole grid and 1.5 s for the study (measured on the 2-core
+    machine: the draws, the fields and each point's SciPy refit), with BLAS on one thread
+    (:func:`_threads`): on several, these small products run ten times slower.
 """
 
 from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from threadpoolctl import ThreadpoolController
 
 from privacy_explorer.compute.attacks import (
-    ATTACKS,
+    auc,
     chance_auc_spread,
     fit_kde,
-    zero_fpr_upper_bound,
+    gen_lra_field,
+    gen_lra_scores,
+    gen_lra_terms,
+    kde_logpdf,
 )
-from privacy_explorer.compute.attacks.gen_lra import gen_lra_scores, refitted_gen_lra_scores
+from privacy_explorer.compute.attacks.gen_lra import NeighbourTerms, refitted_gen_lra_scores
+from privacy_explorer.compute.attacks.neighbours import nearest
 from privacy_explorer.compute.audit_experiments import (
     BANDWIDTH_MULTIPLES,
-    FPR_LEVELS,
-    GEN_LRA,
-    KDE_RIVALS,
-    SIMULATION_EPSILONS,
-    SIMULATION_KS,
     SIMULATION_RHOS,
-    SIMULATION_SEEDS,
-    AttackOutcome,
-    SeedSummary,
     SilvermanMultiple,
-    SimulationResult,
-    first_place_shares,
-    fit_line,
-    most_copied_member,
-    relabel_rho,
-    run_simulation,
-    seed_summary,
-    synthetic_neighbours,
 )
-from privacy_explorer.compute.generator_audit import (
-    GENERATOR_SEEDS,
-    concrete_split,
-    run_generator_setting,
-)
-from privacy_explorer.compute.generators import GENERATOR_SETTINGS, setting_by_key
 from privacy_explorer.compute.histogram import common_histogram, histogram_upper
 from privacy_explorer.compute.invariance import demonstrate_invariance
 from privacy_explorer.compute.lessons import synthetic_audit_charts as charts
-from privacy_explorer.compute.synthetic import SimulationSplit, simulation_split, two_d_population
-from privacy_explorer.lesson import Column, Grid, Param, Readout, Table, Text, chart_number
-
-DATA_FILES: tuple[str, ...] = ("concrete.csv",)
+from privacy_explorer.compute.synthetic import (
+    Release,
+    SimulationSplit,
+    simulation_split,
+    two_d_population,
+)
+from privacy_explorer.lesson import Column, Grid, Param, Readout, Table, chart_number
 
 FloatArray = npt.NDArray[np.float64]
 
-EPSILONS = SIMULATION_EPSILONS
+EPSILONS: tuple[float, ...] = (0.0, 0.1, 0.4)
 RHOS = SIMULATION_RHOS
-KS = SIMULATION_KS
+KS: tuple[int, ...] = (1, 5, 10, 20)
 BANDWIDTHS = BANDWIDTH_MULTIPLES
-SEEDS = SIMULATION_SEEDS
+TARGETS: tuple[str, ...] = charts.TARGETS
 DEFAULT_EPSILON = 0.4
 DEFAULT_RHO = 0.1
 DEFAULT_K = 5
 DEFAULT_BANDWIDTH = 1.0
+DEFAULT_TARGET = TARGETS[0]
 PICTURE_SEED = 1
-"""The seed whose release, scores and target the pictures show."""
-SWEEP_FPR = 0.01
-"""The FPR at which the curves against ρ read each attack's TPR."""
+"""The seed of the one draw the lesson shows."""
+CANDIDATE_GAP = 1.0
+"""Least distance between two candidate targets (data units), so that each can be clicked."""
+FIELD_HALF_WIDTH = charts.FIELD_HALF_WIDTH
+FIELD_CELLS = charts.FIELD_CELLS
+"""The score field is drawn on ``FIELD_CELLS²`` cells over ``±FIELD_HALF_WIDTH`` around the
+target, whose cell is the middle one."""
+FIELD_DIGITS = 3
+CHART_DIGITS = 4
 HISTOGRAM_BINS = 16
 HISTOGRAM_QUANTILE = 0.95
-"""The score histogram: 15 equal bins from the smallest score, reaching this quantile, and an
-overflow bin."""
-CHART_DIGITS = 4
-"""Significant digits of a point's chart rows (AUCs and TPRs to 0.0001, coordinates to 0.001)."""
-SUMMARY_DIGITS = 3
-"""Significant digits of the whole-grid rows, which ship with the page: the eye needs no more."""
-RANGE_DIGITS = 2
-"""Significant digits of the ends of a seed range drawn as a line (its ends only)."""
-ELLIPSE_POINTS = 24
-"""Vertices of the kernel ellipse and the noise circle in the zoomed picture."""
-HIGH_D = 8
-HIGH_D_EPSILON = 0.4
-HIGH_D_RHOS: tuple[float, ...] = (0.0, 0.1, 0.4)
-HIGH_D_KS: tuple[int, ...] = (5, 20)
-HIGH_D_BANDWIDTHS: tuple[float, ...] = (0.25, 1.0)
-HIGH_D_ATTACKS: tuple[str, ...] = (GEN_LRA, "dcr", "domias")
-"""The attacks the 8-D table compares (the others are not run there)."""
+"""The score histogram: equal bins from the smallest score to this quantile, then an open bin."""
+ELLIPSE_POINTS = 32
+"""Vertices of the kernel ellipse and the noise circle."""
+CHECK_SEEDS: tuple[int, ...] = (1, 2, 3)
 CHECK_EPSILON, CHECK_RHO = 0.4, 0.2
 """The release of the invariance demonstration and of the shortcut check."""
 CHECK_TARGETS = 40
-"""Targets (the first half members, the second non-members) refitted with SciPy per check."""
-R2_STRAIGHT = 0.9
-"""A score-gap line with at least this R² is called straight on the page."""
-CONFIDENCE = 0.95
-
-AUTHORS_REPORT: dict[str, float] = {
-    "datasets": 35,
-    "generators": 9,
-    "rivals": 9,
-    "configurations": 1525,
-    "first_auc": 0.38,
-    "first_tpr0": 0.42,
-}
-"""Numbers Ward, Wang and Cheng (2025) report for their benchmark (not verified here)."""
-
-ATTACK_KEYS: tuple[str, ...] = tuple(ATTACKS)
-SHORT_NAMES: Mapping[str, Text] = charts.ATTACK_NAMES
-"""The attacks' names on this page (the registry holds the long ones)."""
+"""Targets (half members, half non-members) refitted with SciPy per seed and bandwidth."""
+CHECK_BANDWIDTHS: tuple[float, ...] = (min(BANDWIDTHS), 1.0)
+ROUNDING = 1e-9
+"""A change this small (relative to the values compared) is rounding, not a change."""
 
 
 def _text(ko: str, en: str) -> dict[str, str]:
@@ -177,53 +128,129 @@ def _number(value: float, digits: int = CHART_DIGITS) -> float:
 
 
 def _coordinate(value: float) -> float:
-    """A coordinate of the picture, to 0.001: a hundredth of a pixel of the zoomed panel."""
+    """A coordinate to 0.001 (a hundredth of a pixel of the pictures)."""
     return round(float(value), 3) + 0.0
 
 
-# --- The simulation draws, memoized per worker ----------------------------------------
-
-
 @functools.cache
-def simulation(epsilon: float, rho: float, seed: int) -> SimulationResult:
-    """Every attack on the draw (ε, ρ, seed); at ε = 0 the draw at the first ρ, relabelled."""
-    if epsilon == 0 and rho != RHOS[0]:
-        return relabel_rho(simulation(0.0, RHOS[0], seed), rho)
-    return run_simulation(epsilon, rho, seed=seed)
+def _threads() -> ThreadpoolController:
+    """The BLAS libraries this process loaded: the lesson's small products run on one thread
+    (several threads make them ten times slower, measured)."""
+    return ThreadpoolController()
 
 
-def variant(attack: str, k: int, bandwidth: float) -> dict[str, Any]:
-    """Which variant of ``attack`` a grid point reads: ``k`` and bandwidth where it has them."""
-    if attack == GEN_LRA:
-        return {"k": k, "bandwidth_multiple": bandwidth}
-    if attack in KDE_RIVALS:
-        return {"bandwidth_multiple": bandwidth}
-    return {}
+# --- The draw and its candidate targets --------------------------------------------------
 
 
 @functools.cache
 def picture_split() -> SimulationSplit:
-    """The split of :data:`PICTURE_SEED` (the members and reference every picture shows).
-
-    The same draw as :func:`~compute.audit_experiments.run_simulation`'s for that
-    seed (the same population, sizes and seed), without running any attack.
-    """
+    """Members, non-members and reference of :data:`PICTURE_SEED` (the simulation's own draw)."""
     return simulation_split(two_d_population(), seed=PICTURE_SEED)
 
 
+@dataclass(frozen=True)
+class Candidate:
+    """One record the learner can make the target."""
+
+    name: str
+    """Its value of the ``target`` parameter (:data:`TARGETS`)."""
+    member: bool
+    """Whether the generator was trained on it."""
+    row: int
+    """Its row among the members or the non-members."""
+    record: tuple[float, float]
+    """Its coordinates."""
+
+
 @functools.cache
-def picture_target() -> int:
-    """The member row copied most often by the release at the largest ε (seed 1)."""
-    return most_copied_member(picture_split().release(epsilon=EPSILONS[-1], rho=RHOS[0]))
+def candidates() -> tuple[Candidate, ...]:
+    """The five candidate targets, by the rule of the module docstring."""
+    split = picture_split()
+    release = split.release(epsilon=max(EPSILONS), rho=0.0)
+    copies = np.bincount(release.source[release.copied], minlength=split.members.shape[0])
+    _, near = nearest(release.records, split.nonmembers, DEFAULT_K)
+    copies_near = (release.source[near] >= 0).sum(axis=1)
+    kde = fit_kde(split.reference)
+    member_density = kde_logpdf(kde, split.members)
+    nonmember_density = kde_logpdf(kde, split.nonmembers)
+    typical = float(np.median(np.r_[member_density, nonmember_density]))
+    groups: list[tuple[bool, npt.NDArray[np.bool_]]] = [
+        (True, copies >= 2),
+        (True, copies == 1),
+        (True, copies == 0),
+        (False, copies_near == 0),
+        (False, copies_near == copies_near.max()),
+    ]
+    chosen: list[Candidate] = []
+    for name, (member, allowed) in zip(TARGETS, groups, strict=True):
+        records = split.members if member else split.nonmembers
+        density = member_density if member else nonmember_density
+        rows = sorted(np.flatnonzero(allowed), key=lambda r: (abs(density[r] - typical), r))
+        row = next(
+            int(r)
+            for r in rows
+            if all(math.dist(records[r], c.record) >= CANDIDATE_GAP for c in chosen)
+        )
+        x, y = (float(v) for v in records[row])
+        chosen.append(Candidate(name, member, row, (x, y)))
+    return tuple(chosen)
+
+
+def candidate(name: str) -> Candidate:
+    """The candidate called ``name``."""
+    return next(c for c in candidates() if c.name == name)
+
+
+def panel_targets(target: str) -> tuple[Candidate, Candidate]:
+    """The member and the non-member the field chart shows: the target and the other kind's
+    first candidate."""
+    chosen = candidate(target)
+    first_member = next(c for c in candidates() if c.member)
+    first_nonmember = next(c for c in candidates() if not c.member)
+    return (chosen, first_nonmember) if chosen.member else (first_member, chosen)
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Everything the grid points of one (ε, ρ) read."""
+
+    release: Release
+    """The release of the picture seed at this (ε, ρ)."""
+    member_scores: dict[float, FloatArray]
+    """Per bandwidth multiple: every member's score, one column per ``k`` of :data:`KS`."""
+    nonmember_scores: dict[float, FloatArray]
+    """The same for the non-members."""
+    terms: dict[float, NeighbourTerms]
+    """Per bandwidth multiple: the candidates' neighbours and terms, up to the largest ``k``."""
+
+
+@functools.cache
+def draw(epsilon: float, rho: float) -> Draw:
+    """Gen-LRA on the picture seed's release at (ε, ρ), at every bandwidth and ``k``."""
+    if epsilon == 0 and rho != RHOS[0]:
+        return draw(0.0, RHOS[0])  # nothing is copied: the same release for every ρ
+    split = picture_split()
+    release = split.release(epsilon=epsilon, rho=rho)
+    targets = np.vstack([split.members, split.nonmembers])
+    chosen = np.array([c.record for c in candidates()])
+    members = split.members.shape[0]
+    member_scores, nonmember_scores, terms = {}, {}, {}
+    for bandwidth in BANDWIDTHS:
+        method = SilvermanMultiple(bandwidth)
+        scores = gen_lra_scores(targets, split.reference, release.records, k=KS, bw_method=method)
+        member_scores[bandwidth], nonmember_scores[bandwidth] = scores[:members], scores[members:]
+        terms[bandwidth] = gen_lra_terms(
+            chosen, split.reference, release.records, k=max(KS), bw_method=method
+        )
+    return Draw(release, member_scores, nonmember_scores, terms)
 
 
 @functools.cache
 def kernel_scale(bandwidth: float) -> float:
     """The reference KDE's kernel width at ``bandwidth`` × Silverman, in units of the spread.
 
-    The kernel's covariance is ``(m f)² Σ_R``; its root mean variance per
-    coordinate, ``m f √(tr Σ_R / d)``, divided by the population's spread, can
-    be set beside ρ (the copying noise in the same unit).
+    The kernel's covariance is ``(m f)² Σ_R``; its root mean variance per coordinate,
+    ``m f √(tr Σ_R / d)``, over the population's spread, can be set beside ρ.
     """
     split = picture_split()
     kde = fit_kde(split.reference, SilvermanMultiple(bandwidth))
@@ -232,112 +259,179 @@ def kernel_scale(bandwidth: float) -> float:
     return width / split.population.spread
 
 
-# --- One grid point -------------------------------------------------------------------
+# --- Rows of the charts ------------------------------------------------------------------
 
 
-def _summaries(
-    outcomes: Sequence[AttackOutcome],
-) -> tuple[SeedSummary, dict[float, SeedSummary]]:
-    auc = seed_summary(o.auc for o in outcomes)
-    tpr = {fpr: seed_summary(o.tpr[fpr] for o in outcomes) for fpr in FPR_LEVELS}
-    return auc, tpr
-
-
-def board_rows(
-    aucs: Mapping[str, SeedSummary], tprs: Mapping[str, Mapping[float, SeedSummary]]
-) -> list[dict[str, Any]]:
-    """One row per attack: mean AUC and its range over the seeds, mean TPR at each FPR, and the
-    range of the TPR at :data:`SWEEP_FPR`."""
-    rows = []
-    for attack in ATTACK_KEYS:
-        auc, tpr = aucs[attack], tprs[attack]
-        rows.append(
-            {
-                "attack": attack,
-                "auc": _number(auc.mean),
-                "auc_low": _number(auc.low),
-                "auc_high": _number(auc.high),
-                "tpr_at_0": _number(tpr[0.0].mean),
-                "tpr_at_0_001": _number(tpr[0.001].mean),
-                "tpr_at_0_01": _number(tpr[0.01].mean),
-                "tpr_at_0_1": _number(tpr[0.1].mean),
-                "tpr_low": _number(tpr[SWEEP_FPR].low),
-                "tpr_high": _number(tpr[SWEEP_FPR].high),
-            }
-        )
+@functools.cache
+def release_rows(epsilon: float, rho: float) -> list[dict[str, Any]]:
+    """The synthetic records: position, and ``copy`` 1 for a copy of a member (absent: fresh)."""
+    release = draw(epsilon, rho).release
+    rows: list[dict[str, Any]] = []
+    for (x, y), copied in zip(release.records, release.copied, strict=True):
+        row: dict[str, Any] = {"x": _coordinate(x), "y": _coordinate(y)}
+        if copied:
+            row["copy"] = 1
+        rows.append(row)
     return rows
 
 
-def score_histogram(
-    members: FloatArray, nonmembers: FloatArray, target: float
-) -> list[dict[str, Any]]:
-    """Member and non-member scores on shared bins from the lowest score; the last bin is open.
+def _copies_of(release: Release, chosen: Candidate) -> npt.NDArray[np.bool_]:
+    """Which records of the release copy ``chosen`` (never, for a non-member)."""
+    if not chosen.member:
+        return np.zeros(release.records.shape[0], dtype=bool)
+    return np.asarray(release.source == chosen.row)
 
-    Each row is a bin ``[low, high)`` with both counts; ``target`` marks the bin
-    holding the target's score.
+
+def _neighbours(epsilon: float, rho: float, chosen: Candidate) -> npt.NDArray[np.intp]:
+    """Rows of the largest-``k`` nearest synthetic records of ``chosen``, nearest first."""
+    index = candidates().index(chosen)
+    rows: npt.NDArray[np.intp] = draw(epsilon, rho).terms[DEFAULT_BANDWIDTH].neighbours[index]
+    return rows
+
+
+@functools.cache
+def nearest_rows(epsilon: float, rho: float, target: str) -> list[dict[str, Any]]:
+    """The target's nearest synthetic records (up to the largest ``k``), by rank."""
+    chosen = candidate(target)
+    release = draw(epsilon, rho).release
+    rows = _neighbours(epsilon, rho, chosen)
+    copies = _copies_of(release, chosen)
+    return [
+        {
+            "rank": rank,
+            "x": _coordinate(release.records[row, 0]),
+            "y": _coordinate(release.records[row, 1]),
+            "copy": int(copies[row]),
+        }
+        for rank, row in enumerate(rows, start=1)
+    ]
+
+
+@functools.cache
+def terms_rows(epsilon: float, rho: float, bandwidth: float, target: str) -> list[dict[str, Any]]:
+    """Each of the target's nearest synthetic records: its term and whether it copies the target."""
+    chosen = candidate(target)
+    current = draw(epsilon, rho)
+    terms = current.terms[bandwidth].terms[candidates().index(chosen)]
+    copies = _copies_of(current.release, chosen)[_neighbours(epsilon, rho, chosen)]
+    return [
+        {"rank": rank, "term": _number(term), "copy": int(copied)}
+        for rank, (term, copied) in enumerate(zip(terms, copies, strict=True), start=1)
+    ]
+
+
+def target_score(epsilon: float, rho: float, k: int, bandwidth: float, target: str) -> float:
+    """The candidate's Gen-LRA score: its first ``k`` terms summed."""
+    terms = draw(epsilon, rho).terms[bandwidth].terms[candidates().index(candidate(target))]
+    return float(terms[:k].sum())
+
+
+@functools.cache
+def scores_rows(epsilon: float, rho: float, k: int, bandwidth: float) -> list[dict[str, Any]]:
+    """Member and non-member scores on shared bins (the last one open), and the candidates.
+
+    A bin row has ``low``, ``high``, ``open`` and both counts; a candidate row (``c``) has
+    its score and ``at``, where the chart marks it (the score, or the middle of the open
+    bin for a score beyond it).
     """
+    current = draw(epsilon, rho)
+    column = KS.index(k)
+    members = current.member_scores[bandwidth][:, column]
+    nonmembers = current.nonmember_scores[bandwidth][:, column]
     lower = float(min(members.min(), nonmembers.min()))
-    scores = np.concatenate([members, nonmembers])
-    upper = histogram_upper(scores, HISTOGRAM_BINS, HISTOGRAM_QUANTILE, lower=lower)
+    upper = histogram_upper(
+        np.concatenate([members, nonmembers]), HISTOGRAM_BINS, HISTOGRAM_QUANTILE, lower=lower
+    )
     histogram = common_histogram(members, nonmembers, HISTOGRAM_BINS, upper, lower=lower)
     width = float(histogram.edges[1] - histogram.edges[0])
-    target_bin = min(int((target - lower) // width), HISTOGRAM_BINS - 1)
-    return [
+    rows: list[dict[str, Any]] = [
         {
             "low": _number(edge, 6),
             "high": _number(edge + width, 6),
             "open": int(index == HISTOGRAM_BINS - 1),
             "member": int(histogram.counts_a[index]),
             "nonmember": int(histogram.counts_b[index]),
-            "target": int(index == target_bin),
         }
         for index, edge in enumerate(histogram.edges)
+    ]
+    last = float(histogram.edges[-1])
+    for chosen in candidates():
+        score = target_score(epsilon, rho, k, bandwidth, chosen.name)
+        at = score if score < last + width else last + width / 2
+        rows.append({"c": chosen.name, "score": _number(score), "at": _number(at, 6)})
+    return rows
+
+
+def field_offsets() -> FloatArray:
+    """The cell centres' offsets from the target along one axis (the middle one is 0)."""
+    step = 2 * FIELD_HALF_WIDTH / FIELD_CELLS
+    return np.asarray((np.arange(FIELD_CELLS) - FIELD_CELLS // 2) * step, dtype=np.float64)
+
+
+@functools.cache
+def field_values(bandwidth: float, target: str) -> FloatArray:
+    """The score field of ``target`` on the cell centres, ``FIELD_CELLS²`` values, row by row
+    (``j`` is the row, along x₂; ``i`` the column, along x₁)."""
+    chosen = candidate(target)
+    offsets = field_offsets()
+    across, up = np.meshgrid(offsets, offsets)
+    points = np.column_stack([across.ravel(), up.ravel()]) + np.array(chosen.record)
+    return gen_lra_field(
+        chosen.record, picture_split().reference, points, bw_method=SilvermanMultiple(bandwidth)
+    )
+
+
+@functools.cache
+def field_rows(bandwidth: float, target: str) -> list[dict[str, Any]]:
+    """The score field of ``target`` as cells ``i`` (column), ``j`` (row) and value ``v``."""
+    values = field_values(bandwidth, target)
+    return [
+        {"i": index % FIELD_CELLS, "j": index // FIELD_CELLS, "v": _number(value, FIELD_DIGITS)}
+        for index, value in enumerate(values)
     ]
 
 
 @functools.cache
-def release_rows(epsilon: float, rho: float) -> list[dict[str, Any]]:
-    """Seed 1's synthetic records: position, whether a copy, and their rank near the target.
+def field_nearest_rows(epsilon: float, rho: float, target: str) -> list[dict[str, Any]]:
+    """The nearest synthetic records of both panels' targets, as offsets from each target.
 
-    ``copy`` is 1 for a copy of a member and ``rank`` 1 for the nearest
-    synthetic record to the target, up to the largest ``k`` of the grid
-    (Gen-LRA's order: distance, then row); rows without them are fresh draws
-    farther away.
-    The same at every ``k`` and bandwidth, so it is built once per (ε, ρ).
+    ``p`` is the panel (``member`` or ``nonmember``), ``c`` its candidate; ``copy`` 1 for a
+    copy of that candidate.
     """
-    draw = simulation(epsilon, rho, PICTURE_SEED)
-    release = draw.release
-    order = synthetic_neighbours(release, draw.split.members[picture_target()], max(KS))[0]
-    rank = np.zeros(release.records.shape[0], dtype=int)
-    rank[order] = np.arange(1, order.size + 1)
-    rows: list[dict[str, Any]] = []
-    for (x, y), copied, r in zip(release.records, release.copied, rank, strict=True):
-        row: dict[str, Any] = {"x": _coordinate(x), "y": _coordinate(y)}
-        if copied:  # absent means a fresh draw (most rows): the page data stays small
-            row["copy"] = 1
-        if r:  # absent means farther than the largest k
-            row["rank"] = int(r)
-        rows.append(row)
+    rows = []
+    release = draw(epsilon, rho).release
+    for panel, chosen in zip(("member", "nonmember"), panel_targets(target), strict=True):
+        copies = _copies_of(release, chosen)
+        for rank, row in enumerate(_neighbours(epsilon, rho, chosen), start=1):
+            dx, dy = release.records[row] - np.array(chosen.record)
+            rows.append(
+                {
+                    "p": panel,
+                    "c": chosen.name,
+                    "rank": rank,
+                    "x": _coordinate(dx),
+                    "y": _coordinate(dy),
+                    "copy": int(copies[row]),
+                }
+            )
     return rows
 
 
 @functools.cache
 def outline_rows(rho: float, bandwidth: float) -> list[dict[str, Any]]:
-    """The zoomed picture's outlines around the target: the kernel and the copy noise.
+    """Around a target (as offsets): the kernel's 1σ ellipse and the copy noise's 1σ circle.
 
-    The kernel of the reference KDE at ``bandwidth`` × Silverman has covariance
-    ``(m f)² Σ_R = (m f L)(m f L)ᵀ``; its 1-standard-deviation ellipse is the
-    unit circle mapped by ``m f L``. The copy noise is isotropic with standard
-    deviation ``ρ · spread``: a circle, absent at ρ = 0 (exact copies).
+    The reference KDE's kernel at ``bandwidth`` × Silverman has covariance
+    ``(m f)² Σ_R = (m f L)(m f L)ᵀ``: its ellipse is the unit circle mapped by ``m f L``.
+    The copy noise is isotropic with standard deviation ``ρ · spread``, absent at ρ = 0.
     """
     split = picture_split()
-    target = split.members[picture_target()]
     angles = np.linspace(0.0, 2 * math.pi, ELLIPSE_POINTS + 1)
     unit = np.vstack([np.cos(angles), np.sin(angles)])
     kde = fit_kde(split.reference, SilvermanMultiple(bandwidth))
-    shapes = [("kernel", target[:, None] + kde.factor * kde.cholesky @ unit)]
+    shapes = [("kernel", kde.factor * kde.cholesky @ unit)]
     if rho > 0:
-        shapes.append(("noise", target[:, None] + rho * split.population.spread * unit))
+        shapes.append(("noise", rho * split.population.spread * unit))
     return [
         {"shape": shape, "order": i, "x": _coordinate(x), "y": _coordinate(y)}
         for shape, outline in shapes
@@ -345,197 +439,118 @@ def outline_rows(rho: float, bandwidth: float) -> list[dict[str, Any]]:
     ]
 
 
-def _best(values: Mapping[str, float]) -> str:
-    """The attack with the highest value (the first in registry order on a tie)."""
-    return max(ATTACK_KEYS, key=lambda attack: (values[attack], -ATTACK_KEYS.index(attack)))
+# --- One grid point ----------------------------------------------------------------------
 
 
-def comparison(aucs: Mapping[str, SeedSummary], chance_high: float) -> dict[str, Any]:
-    """Gen-LRA against the strongest rival here, as short readouts the page's sentence joins.
+def chance_range() -> tuple[float, float]:
+    """``0.5 ± 2σ₀``: the AUCs that scores without any information give as often as not."""
+    split = picture_split()
+    spread = chance_auc_spread(split.members.shape[0], split.nonmembers.shape[0])
+    return 0.5 - 2 * spread, 0.5 + 2 * spread
 
-    ``rival_attack`` and ``rival_auc`` name the rival with the highest mean AUC;
-    ``gen_lra_lead`` is Gen-LRA's mean AUC minus the rival's (negative when
-    Gen-LRA trails); ``seed_overlap`` says whether the two ranges over the
-    seeds overlap, and ``chance_place`` whether the highest mean AUC of all
-    lies inside the chance range (below ``chance_high``).
+
+def power_of_ten_above(value: float) -> str:
+    """The smallest power of ten at least ``value`` (above 1e-16), as the page writes it.
+
+    >>> power_of_ten_above(3.2e-14), power_of_ten_above(0.0)
+    ('10⁻¹³', '10⁻¹⁶')
     """
-    rival = strongest_rival(aucs)
-    gen, other = aucs[GEN_LRA], aucs[rival]
-    overlap = other.low <= gen.high and gen.low <= other.high
-    inside = max(summary.mean for summary in aucs.values()) < chance_high
-    return {
-        "rival_attack": SHORT_NAMES[rival],
-        "rival_auc": other.mean,
-        "gen_lra_lead": gen.mean - other.mean,
-        "seed_overlap": _text("겹친다", "overlap")
-        if overlap
-        else _text("겹치지 않는다", "do not overlap"),
-        "chance_place": _text("안에", "inside") if inside else _text("밖에", "outside"),
-    }
+    exponent = max(-16, math.ceil(math.log10(value))) if value > 0 else -16
+    digits = str(abs(exponent)).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    return f"10{'⁻' if exponent < 0 else ''}{digits}"
 
 
-@functools.cache
-def attack_summaries(
-    epsilon: float, rho: float, k: int, bandwidth: float
-) -> tuple[dict[str, SeedSummary], dict[str, dict[float, SeedSummary]]]:
-    """Each attack's AUC and TPRs over the seeds at one grid point (the variant it names)."""
-    draws = [simulation(epsilon, rho, seed) for seed in SEEDS]
-    aucs: dict[str, SeedSummary] = {}
-    tprs: dict[str, dict[float, SeedSummary]] = {}
-    for attack in ATTACK_KEYS:
-        chosen = variant(attack, k, bandwidth)
-        aucs[attack], tprs[attack] = _summaries([d.outcome(attack, **chosen) for d in draws])
-    return aucs, tprs
-
-
-def sweep_rows(epsilon: float, k: int, bandwidth: float) -> list[dict[str, Any]]:
-    """Every attack's mean AUC and TPR at :data:`SWEEP_FPR` at each ρ (Gen-LRA with its range).
-
-    The rows are the board's (:func:`board_rows`) at every ρ of the grid; the
-    draws of every ρ at this ε are in this worker (the grid is grouped by ε).
-    """
-    rows = []
-    for rho in RHOS:
-        for row in board_rows(*attack_summaries(epsilon, rho, k, bandwidth)):
-            fields = {"attack": row["attack"], "rho": rho, "auc": row["auc"]}
-            fields["tpr"] = row["tpr_at_0_01"]
-            if row["attack"] == GEN_LRA:
-                fields.update(
-                    auc_low=row["auc_low"],
-                    auc_high=row["auc_high"],
-                    tpr_low=row["tpr_low"],
-                    tpr_high=row["tpr_high"],
-                )
-            rows.append(fields)
-    return rows
-
-
-def strongest_rival(aucs: Mapping[str, SeedSummary]) -> str:
-    """The rival (any attack but Gen-LRA) with the highest mean AUC, the first on a tie."""
-    return _best({a: (s.mean if a != GEN_LRA else -math.inf) for a, s in aucs.items()})
-
-
-def advantage_rows(epsilon: float, k: int) -> list[dict[str, Any]]:
-    """Gen-LRA's mean AUC minus the strongest rival's, at every ρ and bandwidth (this ε and k)."""
-    rows = []
-    for rho in RHOS:
-        for bandwidth in BANDWIDTHS:
-            aucs, _ = attack_summaries(epsilon, rho, k, bandwidth)
-            rival = strongest_rival(aucs)
-            rows.append(
-                {
-                    "rho": rho,
-                    "bandwidth": bandwidth,
-                    "gen_lra": _number(aucs[GEN_LRA].mean),
-                    "rival": rival,
-                    "advantage": _number(aucs[GEN_LRA].mean - aucs[rival].mean),
-                }
-            )
-    return rows
-
-
-def compute(*, epsilon: float, rho: float, k: int, bandwidth: float) -> dict[str, Any]:
-    """Every readout and per-point dataset at (ε, ρ, k, bandwidth); see the module docstring."""
-    aucs, tprs = attack_summaries(epsilon, rho, k, bandwidth)
-    draws = [simulation(epsilon, rho, seed) for seed in SEEDS]
-    gaps = seed_summary(
-        d.outcome(GEN_LRA, **variant(GEN_LRA, k, bandwidth)).score_gap for d in draws
+def refit_difference(epsilon: float, rho: float, k: int, bandwidth: float, target: str) -> float:
+    """How far the target's score lies from SciPy's KDE refitted with the target added."""
+    split = picture_split()
+    chosen = candidate(target)
+    refit = refitted_gen_lra_scores(
+        np.array([chosen.record]),
+        split.reference,
+        draw(epsilon, rho).release.records,
+        k=k,
+        bw_method=SilvermanMultiple(bandwidth),
     )
-    picture = draws[SEEDS.index(PICTURE_SEED)]
-    target = picture_target()
-    gen_lra = picture.outcome(GEN_LRA, **variant(GEN_LRA, k, bandwidth))
-    target_score = float(gen_lra.member_scores[target])
-    nearest = synthetic_neighbours(picture.release, picture.split.members[target], k)[0]
-    chance_high = 0.5 + 2 * chance_auc_spread(
-        picture.split.members.shape[0], picture.split.nonmembers.shape[0]
-    )
-    best_auc = _best({a: s.mean for a, s in aucs.items()})
-    best_tpr = _best({a: t[SWEEP_FPR].mean for a, t in tprs.items()})
+    return abs(float(refit[0]) - target_score(epsilon, rho, k, bandwidth, target))
 
+
+def compute(*, epsilon: float, rho: float, k: int, bandwidth: float, target: str) -> dict[str, Any]:
+    """Every readout and dataset at one grid point; see the module docstring."""
+    with _threads().limit(limits=1, user_api="blas"):
+        return _compute(epsilon, rho, k, bandwidth, target)
+
+
+def _compute(epsilon: float, rho: float, k: int, bandwidth: float, target: str) -> dict[str, Any]:
+    current = draw(epsilon, rho)
+    chosen = candidate(target)
+    column = KS.index(k)
+    members = current.member_scores[bandwidth][:, column]
+    nonmembers = current.nonmember_scores[bandwidth][:, column]
+    score = target_score(epsilon, rho, k, bandwidth, target)
+    neighbours = _neighbours(epsilon, rho, chosen)[:k]
+    copies = _copies_of(current.release, chosen)
+    member_panel, nonmember_panel = panel_targets(target)
+    low, high = chance_range()
+    measured = auc(members, nonmembers)
     readouts: dict[str, Any] = {
-        "copy_count": int(picture.release.copied.sum()),
-        "target_copies": int((picture.release.source == target).sum()),
-        "neighbour_copies": int((picture.release.source[nearest] == target).sum()),
+        "copy_count": int(current.release.copied.sum()),
+        "target_kind": _text("포함 표본", "member")
+        if chosen.member
+        else _text("미포함 표본", "non-member"),
+        "target_copies": int(copies.sum()),
+        "neighbour_copies": int(copies[neighbours].sum()),
         "kernel_scale": kernel_scale(bandwidth),
-        "gen_lra_auc": aucs[GEN_LRA].mean,
-        "gen_lra_range": f"{aucs[GEN_LRA].low:.3f}–{aucs[GEN_LRA].high:.3f}",
-        "dcr_auc": aucs["dcr"].mean,
-        "best_auc_attack": SHORT_NAMES[best_auc],
-        "best_auc": aucs[best_auc].mean,
-        **comparison(aucs, chance_high),
-        "gen_lra_tpr": tprs[GEN_LRA][SWEEP_FPR].mean,
-        "dcr_tpr": tprs["dcr"][SWEEP_FPR].mean,
-        "best_tpr_attack": SHORT_NAMES[best_tpr],
-        "best_tpr": tprs[best_tpr][SWEEP_FPR].mean,
+        "field_peak": float(field_values(bandwidth, target)[FIELD_CELLS**2 // 2]),
+        "target_score": score,
+        "member_panel_score": target_score(epsilon, rho, k, bandwidth, member_panel.name),
+        "nonmember_panel_score": target_score(epsilon, rho, k, bandwidth, nonmember_panel.name),
+        "target_tpr": float(np.mean(members >= score)),
+        "target_fpr": float(np.mean(nonmembers >= score)),
+        "auc": measured,
+        "chance_place": _text("안", "inside")
+        if low <= measured <= high
+        else _text("밖", "outside"),
+        "chance_range": f"{low:.3f}–{high:.3f}",
+        "refit_difference": power_of_ten_above(
+            refit_difference(epsilon, rho, k, bandwidth, target)
+        ),
     }
     datasets = {
-        "board": board_rows(aucs, tprs),
-        "sweep": sweep_rows(epsilon, k, bandwidth),
-        "advantage": advantage_rows(epsilon, k),
-        "scores": score_histogram(gen_lra.member_scores, gen_lra.nonmember_scores, target_score),
         "release": release_rows(epsilon, rho),
+        "nearest": nearest_rows(epsilon, rho, target),
+        "terms": terms_rows(epsilon, rho, bandwidth, target),
+        "scores": scores_rows(epsilon, rho, k, bandwidth),
+        "field_member": field_rows(bandwidth, member_panel.name),
+        "field_nonmember": field_rows(bandwidth, nonmember_panel.name),
+        "field_nearest": field_nearest_rows(epsilon, rho, target),
         "outline": outline_rows(rho, bandwidth),
-        # not drawn: summarize() fits the gap against ε from every point's row
-        "score_gap": [{"gap": gaps.mean, "low": gaps.low, "high": gaps.high}],
     }
     return {"readouts": readouts, "datasets": datasets}
 
 
-# --- The study: real generators, 8 dimensions, the invariance and the shortcut ---------
-
-
-def _metrics(outcome: AttackOutcome) -> dict[str, Any]:
-    return {"auc": outcome.auc, "tpr": {f"{fpr:g}": outcome.tpr[fpr] for fpr in FPR_LEVELS}}
-
-
-def generator_study(key: str, seed: int) -> dict[str, Any]:
-    """Every attack and the utility of one generator setting on one seed's split."""
-    result = run_generator_setting(setting_by_key(key), seed)
-    return {
-        "attacks": {attack: _metrics(result.outcome(attack)) for attack in ATTACK_KEYS},
-        "utility": result.utility_r2,
-        "baseline": result.baseline_r2,
-    }
-
-
-def high_d_study(rho: float, seed: int) -> dict[str, Any]:
-    """The 8-D simulation at ε = :data:`HIGH_D_EPSILON`: every attack, Gen-LRA's variants."""
-    result = run_simulation(
-        HIGH_D_EPSILON,
-        rho,
-        seed=seed,
-        dims=HIGH_D,
-        ks=HIGH_D_KS,
-        bandwidth_factors=HIGH_D_BANDWIDTHS,
-        attacks=HIGH_D_ATTACKS,
-    )
-    return {
-        "variants": [
-            {
-                "attack": o.attack,
-                "k": o.k,
-                "bandwidth": o.bandwidth_multiple,
-                "auc": o.auc,
-                "tpr": o.tpr[SWEEP_FPR],
-            }
-            for o in result.outcomes
-        ]
-    }
+# --- The checks: invariance and the shortcut, on three seeds -----------------------------
 
 
 def checks_study(seed: int) -> dict[str, Any]:
     """The invariance demonstration and Gen-LRA's shortcut against SciPy refits, on one seed."""
     shown = demonstrate_invariance(seed=seed, epsilon=CHECK_EPSILON, rho=CHECK_RHO)
-    draw = run_simulation(CHECK_EPSILON, CHECK_RHO, seed=seed, attacks=())
+    split = simulation_split(two_d_population(), seed=seed)
     half = CHECK_TARGETS // 2
-    targets = np.vstack([draw.split.members[:half], draw.split.nonmembers[:half]])
-    differences = []
-    reference, synthetic = draw.split.reference, draw.release.records
-    for bandwidth in (1.0, min(BANDWIDTHS)):
+    targets = np.vstack([split.members[:half], split.nonmembers[:half]])
+    reference = split.reference
+    synthetic = split.release(epsilon=CHECK_EPSILON, rho=CHECK_RHO).records
+    shortcut = []
+    for bandwidth in CHECK_BANDWIDTHS:
         method = SilvermanMultiple(bandwidth)
-        shortcut = gen_lra_scores(targets, reference, synthetic, k=max(KS), bw_method=method)
+        fast = gen_lra_scores(targets, reference, synthetic, k=max(KS), bw_method=method)
         refit = refitted_gen_lra_scores(targets, reference, synthetic, k=max(KS), bw_method=method)
-        differences.append(float(np.max(np.abs(shortcut - refit))))
+        shortcut.append(
+            {
+                "bandwidth": bandwidth,
+                "difference": float(np.max(np.abs(fast - refit))),
+                "largest": float(np.max(np.abs(refit))),
+            }
+        )
     neighbours = shown.neighbours_unit_change
     return {
         "true_ratio_change": shown.true_ratio_exp.max_ratio_change,
@@ -547,267 +562,38 @@ def checks_study(seed: int) -> dict[str, Any]:
         "auc_before": neighbours.auc_before,
         "auc_after": neighbours.auc_after,
         "score_change": neighbours.max_abs_score_change,
-        "shortcut_difference": max(differences),
+        "shortcut": shortcut,
     }
 
 
-def _high_d_runner(rho: float) -> Callable[[int], dict[str, Any]]:
-    return lambda seed: high_d_study(rho, seed)
-
-
-EXPERIMENTS: dict[str, Callable[[int], dict[str, Any]]] = {
-    **{
-        setting.key: functools.partial(generator_study, setting.key)
-        for setting in GENERATOR_SETTINGS
-    },
-    **{f"high-d-{rho:g}": _high_d_runner(rho) for rho in HIGH_D_RHOS},
-    "checks": checks_study,
-}
-"""Every study experiment by name: one function of the seed each."""
-
-
 def study(*, experiment: str, seed: int) -> dict[str, Any]:
-    """One experiment of ``STUDY`` on one seed (see :data:`EXPERIMENTS`)."""
-    return EXPERIMENTS[experiment](seed)
+    """One point of ``STUDY`` (its only experiment is ``checks``)."""
+    if experiment != "checks":
+        raise ValueError(f"unknown experiment {experiment!r}; the study runs 'checks'")
+    with _threads().limit(limits=1, user_api="blas"):
+        return checks_study(seed)
 
 
 # --- Whole-lesson datasets ---------------------------------------------------------------
 
 
-def _points(
-    results: Mapping[str, dict[str, Any]],
-) -> Iterable[tuple[dict[str, Any], dict[str, Any]]]:
-    for point in GRID:
-        yield point, results[GRID.key(point)]
+def _checks(study_values: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [study_values[STUDY.key({"experiment": "checks", "seed": s})] for s in CHECK_SEEDS]
 
 
-def gap_rows(results: Mapping[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    """The mean score gap against ε, and its least-squares line, for every (ρ, k, bandwidth).
-
-    One row per (ρ, k, bandwidth) with the gaps as lists in the order of
-    ``epsilon`` (the chart flattens them) and the line through the seed means
-    (:func:`~compute.audit_experiments.fit_line`).
-    """
-    rows = []
-    for rho in RHOS:
-        for k in KS:
-            for bandwidth in BANDWIDTHS:
-                gaps = [
-                    results[GRID.key({"epsilon": e, "rho": rho, "k": k, "bandwidth": bandwidth})][
-                        "datasets"
-                    ]["score_gap"][0]
-                    for e in EPSILONS
-                ]
-                line = fit_line(EPSILONS, [g["gap"] for g in gaps])
-                rows.append(
-                    {
-                        "rho": rho,
-                        "k": k,
-                        "bandwidth": bandwidth,
-                        "epsilon": list(EPSILONS),
-                        "gap": [_number(g["gap"], SUMMARY_DIGITS) for g in gaps],
-                        "low": [_number(g["low"], RANGE_DIGITS) for g in gaps],
-                        "high": [_number(g["high"], RANGE_DIGITS) for g in gaps],
-                        "slope": _number(line.slope, SUMMARY_DIGITS),
-                        "intercept": _number(line.intercept, SUMMARY_DIGITS),
-                        "r2": _number(line.r_squared, SUMMARY_DIGITS),
-                        "straight": int(line.r_squared >= R2_STRAIGHT),
-                    }
-                )
-    return rows
-
-
-def wins_rows(results: Mapping[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per bandwidth: how often Gen-LRA has the highest mean AUC or TPR (ε > 0 points)."""
-    rows = []
-    for bandwidth in BANDWIDTHS:
-        points = [
-            (point, result)
-            for point, result in _points(results)
-            if point["bandwidth"] == bandwidth and point["epsilon"] > 0
-        ]
-        first_auc = first_tpr = 0
-        for _, result in points:
-            board = {row["attack"]: row for row in result["datasets"]["board"]}
-            first_auc += _best({a: board[a]["auc"] for a in ATTACK_KEYS}) == GEN_LRA
-            first_tpr += _best({a: board[a]["tpr_at_0_01"] for a in ATTACK_KEYS}) == GEN_LRA
-        rows.append(
-            {
-                "bandwidth": f"{bandwidth:g}×",
-                "kernel": kernel_scale(bandwidth),
-                "points": len(points),
-                "first_auc": first_auc,
-                "first_tpr": first_tpr,
-            }
-        )
-    return rows
-
-
-def picture_rows() -> dict[str, list[dict[str, Any]]]:
-    """Seed 1's target: the same at every point, so it ships once with the page."""
-    x, y = picture_split().members[picture_target()]
-    return {"target": [{"x": _coordinate(x), "y": _coordinate(y)}]}
-
-
-def _mean(values: Iterable[float]) -> float:
-    return float(np.mean(list(values)))
-
-
-def generator_rows(study: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    """The real generators: a table per setting, every attack's metrics, first places."""
-    seeds = GENERATOR_SEEDS
-    table, heat, utility = [], [], []
-    runs_auc, runs_tpr0 = [], []
-    for setting in GENERATOR_SETTINGS:
-        values = [study[STUDY.key({"experiment": setting.key, "seed": s})] for s in seeds]
-        auc = {a: _mean(v["attacks"][a]["auc"] for v in values) for a in ATTACK_KEYS}
-        tpr0 = {a: _mean(v["attacks"][a]["tpr"]["0"] for v in values) for a in ATTACK_KEYS}
-        tpr01 = {a: _mean(v["attacks"][a]["tpr"]["0.01"] for v in values) for a in ATTACK_KEYS}
-        for v in values:
-            runs_auc.append({a: v["attacks"][a]["auc"] for a in ATTACK_KEYS})
-            runs_tpr0.append({a: v["attacks"][a]["tpr"]["0"] for a in ATTACK_KEYS})
-        r2 = _mean(v["utility"] for v in values)
-        best_auc, best_tpr0 = _best(auc), _best(tpr0)
-        label = _text(setting.label_ko, setting.label_en)
-        table.append(
-            {
-                "setting": label,
-                "utility": r2,
-                "best_auc_attack": SHORT_NAMES[best_auc],
-                "best_auc": auc[best_auc],
-                "gen_lra_auc": auc[GEN_LRA],
-                "dcr_auc": auc["dcr"],
-                "best_tpr0_attack": SHORT_NAMES[best_tpr0],
-                "best_tpr0": tpr0[best_tpr0],
-                "gen_lra_tpr0": tpr0[GEN_LRA],
-                "gen_lra_tpr01": tpr01[GEN_LRA],
-            }
-        )
-        heat += [
-            {
-                "setting": setting.key,
-                "attack": a,
-                "auc": _number(auc[a]),
-                "tpr": _number(tpr01[a]),
-            }
-            for a in ATTACK_KEYS
-        ]
-        utility.append(
-            {
-                "setting": setting.key,
-                "family": setting.family,
-                "short": setting.key.split("-", 1)[-1] if setting.parameter is not None else "",
-                "utility": _number(r2),
-                "utility_low": _number(min(v["utility"] for v in values)),
-                "utility_high": _number(max(v["utility"] for v in values)),
-                "risk": _number(auc[best_auc]),
-                "risk_attack": best_auc,
-                "baseline": _number(_mean(v["baseline"] for v in values)),
-            }
-        )
-    shares_auc = first_place_shares(runs_auc)
-    shares_tpr0 = first_place_shares(runs_tpr0)
-    runs = len(runs_auc)
-    first = [
-        {
-            "attack": SHORT_NAMES[a],
-            "auc_share": shares_auc[a],
-            "auc_runs": _number(shares_auc[a] * runs, 6),
-            "tpr0_share": shares_tpr0[a],
-            "tpr0_runs": _number(shares_tpr0[a] * runs, 6),
-        }
-        for a in ATTACK_KEYS
-    ]
-    return {
-        "generators": table,
-        "generator_heat": heat,
-        "utility": utility,
-        "first_place": first,
-        "_shares": [{"auc": shares_auc, "tpr0": shares_tpr0, "runs": runs}],
-    }
-
-
-def claims_rows(shares: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The authors' benchmark beside this site's measurement, row by row."""
-    auc, tpr0, runs = shares["auc"], shares["tpr0"], shares["runs"]
-    most_auc, most_tpr0 = _best(auc), _best(tpr0)
-    families = len({setting.family for setting in GENERATOR_SETTINGS})
-
-    def percent(value: float) -> str:
-        return f"{100 * value:.0f} %"
-
-    report = AUTHORS_REPORT
+def shortcut_rows(study_values: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """How far Gen-LRA's shortcut lies from SciPy refits, per seed and bandwidth."""
     return [
         {
-            "quantity": _text("데이터 세트", "Data sets"),
-            "authors": f"{report['datasets']:.0f}",
-            "site": _text("1 (콘크리트)", "1 (concrete)"),
-        },
-        {
-            "quantity": _text("생성기", "Generators"),
-            "authors": _text(
-                f"{report['generators']:.0f}종 (GAN, VAE, 확산, 트랜스포머 등)",
-                f"{report['generators']:.0f} (GANs, VAEs, diffusion, transformers, …)",
-            ),
-            "site": _text(
-                f"{families}종, 설정 {len(GENERATOR_SETTINGS)}개",
-                f"{families} families, {len(GENERATOR_SETTINGS)} settings",
-            ),
-        },
-        {
-            "quantity": _text("비교한 경쟁 공격", "Rival attacks"),
-            "authors": f"{report['rivals']:.0f}",
-            "site": f"{len(ATTACK_KEYS) - 1}",
-        },
-        {
-            "quantity": _text("공격한 합성 데이터 구성", "Synthetic data configurations attacked"),
-            "authors": f"{report['configurations']:,.0f}",
-            "site": _text(
-                f"{runs} (설정 {len(GENERATOR_SETTINGS)}개 × 시드 {len(GENERATOR_SEEDS)}개)",
-                f"{runs} ({len(GENERATOR_SETTINGS)} settings × {len(GENERATOR_SEEDS)} seeds)",
-            ),
-        },
-        {
-            "quantity": _text(
-                "Gen-LRA가 AUC 1위인 비율", "Share of runs Gen-LRA ranks first by AUC"
-            ),
-            "authors": _text(
-                f"{percent(report['first_auc'])} 이상", f"over {percent(report['first_auc'])}"
-            ),
-            "site": percent(auc[GEN_LRA]),
-        },
-        {
-            "quantity": _text(
-                "Gen-LRA가 FPR 0에서의 TPR 1위인 비율",
-                "Share of runs Gen-LRA ranks first by TPR at FPR 0",
-            ),
-            "authors": percent(report["first_tpr0"]),
-            "site": percent(tpr0[GEN_LRA]),
-        },
-        {
-            "quantity": _text("AUC 1위를 가장 자주 한 공격", "Attack most often first by AUC"),
-            "authors": "Gen-LRA",
-            "site": _text(
-                f"{SHORT_NAMES[most_auc]['ko']} ({percent(auc[most_auc])})",
-                f"{SHORT_NAMES[most_auc]['en']} ({percent(auc[most_auc])})",
-            ),
-        },
-        {
-            "quantity": _text(
-                "FPR 0에서의 TPR 1위를 가장 자주 한 공격",
-                "Attack most often first by TPR at FPR 0",
-            ),
-            "authors": "Gen-LRA",
-            "site": _text(
-                f"{SHORT_NAMES[most_tpr0]['ko']} ({percent(tpr0[most_tpr0])})",
-                f"{SHORT_NAMES[most_tpr0]['en']} ({percent(tpr0[most_tpr0])})",
-            ),
-        },
+            "seed": seed,
+            "bandwidth": f"{row['bandwidth']:g}×",
+            "targets": CHECK_TARGETS,
+            "difference": row["difference"],
+            "largest": row["largest"],
+        }
+        for seed, check in zip(CHECK_SEEDS, _checks(study_values), strict=True)
+        for row in check["shortcut"]
     ]
-
-
-ROUNDING = 1e-9
-"""A change this small (relative to the values compared) is rounding, not a change."""
 
 
 def _verdict(change: float, size: float) -> dict[str, str]:
@@ -816,300 +602,85 @@ def _verdict(change: float, size: float) -> dict[str, str]:
     return _text("변함", "changes")
 
 
-def invariance_rows(study: Mapping[str, Any]) -> list[dict[str, Any]]:
+def invariance_rows(study_values: Mapping[str, Any]) -> list[dict[str, Any]]:
     """What the invariance claim covers: the largest change over the seeds, case by case."""
-    checks = [study[STUDY.key({"experiment": "checks", "seed": s})] for s in GENERATOR_SEEDS]
+    checks = _checks(study_values)
 
     def largest(field: str) -> float:
         return float(max(c[field] for c in checks))
 
     scale = min(c["bracket_scale"] for c in checks)
+    changed = 100 * largest("changed_neighbour_sets")
+    before, after = checks[0]["auc_before"], checks[0]["auc_after"]
     return [
         {
-            "case": _text(
-                "참 밀도의 로그 비, 모든 좌표에 exp",
-                "Log ratio of the true densities, exp on every coordinate",
-            ),
+            "case": _text("참 밀도의 로그 비, 좌표마다 exp", "True densities' log ratio, exp"),
             "change": largest("true_ratio_change"),
             "compare": _text(
-                f"밀도 하나는 최대 {largest('true_density_change'):.2f} 변함 (야코비안)",
-                f"one density alone moves by up to {largest('true_density_change'):.2f} "
-                "(the Jacobian)",
+                f"밀도 하나는 최대 {largest('true_density_change'):.2f} 변함",
+                f"one density alone moves by up to {largest('true_density_change'):.2f}",
             ),
             "verdict": _verdict(largest("true_ratio_change"), largest("true_density_change")),
         },
         {
             "case": _text(
-                "KDE 괄호, 이웃 고정, 가역 아핀 사상",
-                "KDE bracket, fixed neighbours, invertible affine map",
+                "KDE 괄호, 이웃 고정, 아핀 사상", "KDE bracket, fixed neighbours, affine"
             ),
             "change": largest("bracket_affine_change"),
-            "compare": _text(
-                f"괄호 값의 크기는 최대 {scale:.3f}", f"brackets are up to {scale:.3f} in size"
-            ),
+            "compare": _text(f"괄호 크기 최대 {scale:.3f}", f"brackets up to {scale:.3f}"),
             "verdict": _verdict(largest("bracket_affine_change"), scale),
         },
         {
-            "case": _text(
-                "KDE 괄호, 이웃 고정, 모든 좌표에 exp", "KDE bracket, fixed neighbours, exp"
-            ),
+            "case": _text("KDE 괄호, 이웃 고정, exp", "KDE bracket, fixed neighbours, exp"),
             "change": largest("bracket_exp_change"),
-            "compare": _text(
-                f"괄호 값의 크기는 최대 {scale:.3f}", f"brackets are up to {scale:.3f} in size"
-            ),
+            "compare": _text(f"괄호 크기 최대 {scale:.3f}", f"brackets up to {scale:.3f}"),
             "verdict": _verdict(largest("bracket_exp_change"), scale),
         },
         {
-            "case": _text(
-                "Gen-LRA 전체 (유클리드 이웃), 첫 좌표만 10배",
-                "Whole Gen-LRA (Euclidean neighbours), first coordinate × 10",
-            ),
+            "case": _text("Gen-LRA 전체, 첫 좌표만 10배", "Whole Gen-LRA, first coordinate × 10"),
             "change": largest("score_change"),
             "compare": _text(
-                f"이웃 집합이 바뀐 표적 비율 최대 {100 * largest('changed_neighbour_sets'):.0f} %, "
-                f"AUC {checks[0]['auc_before']:.3f} → {checks[0]['auc_after']:.3f} (시드 1)",
-                f"neighbour sets changed for up to "
-                f"{100 * largest('changed_neighbour_sets'):.0f} % of targets, AUC "
-                f"{checks[0]['auc_before']:.3f} → {checks[0]['auc_after']:.3f} (seed 1)",
+                f"이웃이 바뀐 표적 최대 {changed:.0f} %, AUC {before:.3f} → {after:.3f} (시드 1)",
+                f"neighbours changed for up to {changed:.0f} % of targets, AUC "
+                f"{before:.3f} → {after:.3f} (seed 1)",
             ),
             "verdict": _verdict(largest("score_change"), scale),
         },
     ]
 
 
-def high_d_rows(
-    results: Mapping[str, dict[str, Any]], study: Mapping[str, Any]
-) -> list[dict[str, Any]]:
-    """Each attack variant in 8-D beside the same variant in 2-D, ε = 0.4, mean over seeds."""
-    rows = []
-    for rho in HIGH_D_RHOS:
-        values = [
-            study[STUDY.key({"experiment": f"high-d-{rho:g}", "seed": s})]["variants"]
-            for s in GENERATOR_SEEDS
-        ]
-        for index, first in enumerate(values[0]):
-            attack, k, bandwidth = first["attack"], first["k"], first["bandwidth"]
-            two_d = results[
-                GRID.key(
-                    {
-                        "epsilon": HIGH_D_EPSILON,
-                        "rho": rho,
-                        "k": k or DEFAULT_K,
-                        "bandwidth": bandwidth or DEFAULT_BANDWIDTH,
-                    }
-                )
-            ]
-            board = {row["attack"]: row for row in two_d["datasets"]["board"]}
-            name = SHORT_NAMES[attack]
-            if k is not None:
-                name = _text(
-                    f"{name['ko']} (k = {k}, {bandwidth:g}×)",
-                    f"{name['en']} (k = {k}, {bandwidth:g}×)",
-                )
-            elif bandwidth is not None:
-                name = _text(f"{name['ko']} ({bandwidth:g}×)", f"{name['en']} ({bandwidth:g}×)")
-            rows.append(
-                {
-                    "rho": rho,
-                    "attack": name,
-                    "auc_2d": board[attack]["auc"],
-                    "auc_8d": _mean(v[index]["auc"] for v in values),
-                }
-            )
-    return rows
-
-
-def _count(part: int, whole: int) -> dict[str, str]:
-    return _text(f"{whole}개 가운데 {part}개", f"{part} of {whole}")
-
-
-def findings_rows(
-    results: Mapping[str, dict[str, Any]],
-    gaps: Sequence[Mapping[str, Any]],
-    generators: Sequence[Mapping[str, Any]],
-    high_d: Sequence[Mapping[str, Any]],
-) -> list[dict[str, Any]]:
-    """What this build found, each answer computed from the results (never typed in prose)."""
-    points = [(p, r) for p, r in _points(results) if p["epsilon"] > 0]
-    boards = [(p, {row["attack"]: row for row in r["datasets"]["board"]}) for p, r in points]
-
-    def first(board: Mapping[str, Mapping[str, float]], field: str) -> str:
-        return _best({a: board[a][field] for a in ATTACK_KEYS})
-
-    silverman = [b for p, b in boards if p["bandwidth"] == 1.0]
-    exact = [b for p, b in boards if p["rho"] == 0]
-    winners_exact = [first(b, "auc") for b in exact]
-    most_exact = max(ATTACK_KEYS, key=lambda a: (winners_exact.count(a), -ATTACK_KEYS.index(a)))
-    leads = [(b[GEN_LRA]["auc"] - max(b[a]["auc"] for a in ATTACK_KEYS[1:]), p) for p, b in boards]
-    lead, at = max(leads, key=lambda item: item[0])
-    where = f"ε = {at['epsilon']:g}, ρ = {at['rho']:g}, k = {at['k']}, {at['bandwidth']:g}×"
-    fits = {(row["rho"], row["k"], row["bandwidth"]): row["r2"] for row in gaps}
-    small = [r2 for (rho, _, _), r2 in fits.items() if rho <= 0.2]
-    large = [r2 for (rho, _, _), r2 in fits.items() if rho > 0.2]
-    straight_small = sum(r2 >= R2_STRAIGHT for r2 in small)
-    straight_large = sum(r2 >= R2_STRAIGHT for r2 in large)
-    gen_lra_settings = [
-        row["setting"] for row in generators if row["best_auc_attack"] == SHORT_NAMES[GEN_LRA]
-    ]
-    return [
-        {
-            "question": _text(
-                "실버먼 대역폭(1×)에서 Gen-LRA가 평균 AUC 1위인 격자 점 (ε > 0)",
-                "Grid points (ε > 0) where Gen-LRA at Silverman's bandwidth (1×) has the "
-                "highest mean AUC",
-            ),
-            "answer": _count(sum(first(b, "auc") == GEN_LRA for b in silverman), len(silverman)),
-        },
-        {
-            "question": _text(
-                "모든 대역폭에서 Gen-LRA가 평균 AUC 1위인 격자 점 (ε > 0)",
-                "Grid points (ε > 0), any bandwidth, where Gen-LRA has the highest mean AUC",
-            ),
-            "answer": _count(sum(first(b, "auc") == GEN_LRA for _, b in boards), len(boards)),
-        },
-        {
-            "question": _text(
-                "Gen-LRA가 FPR 1 %에서의 평균 TPR 1위인 격자 점 (ε > 0)",
-                "Grid points (ε > 0) where Gen-LRA has the highest mean TPR at FPR 1 %",
-            ),
-            "answer": _count(
-                sum(first(b, "tpr_at_0_01") == GEN_LRA for _, b in boards), len(boards)
-            ),
-        },
-        {
-            "question": _text(
-                "정확한 복사본(ρ = 0)에서 평균 AUC 1위를 가장 자주 한 공격",
-                "The attack most often first by mean AUC on exact copies (ρ = 0)",
-            ),
-            "answer": _text(
-                f"{SHORT_NAMES[most_exact]['ko']} ({len(exact)}개 가운데 "
-                f"{winners_exact.count(most_exact)}개)",
-                f"{SHORT_NAMES[most_exact]['en']} ({winners_exact.count(most_exact)} of "
-                f"{len(exact)})",
-            ),
-        },
-        {
-            "question": _text(
-                "Gen-LRA가 가장 강한 경쟁 공격을 가장 크게 앞선 곳",
-                "Where Gen-LRA leads the strongest rival by the most",
-            ),
-            "answer": _text(f"AUC {lead:+.3f} ({where})", f"AUC {lead:+.3f} ({where})"),
-        },
-        {
-            "question": _text(
-                f"점수 차이 직선의 R²가 {R2_STRAIGHT:g} 이상인 (ρ, k, 대역폭) 조합: ρ ≤ 0.2",
-                f"(ρ, k, bandwidth) whose score-gap line has R² ≥ {R2_STRAIGHT:g}: ρ ≤ 0.2",
-            ),
-            "answer": _count(straight_small, len(small)),
-        },
-        {
-            "question": _text("같은 조합: ρ > 0.2", "The same: ρ > 0.2"),
-            "answer": _count(straight_large, len(large)),
-        },
-        {
-            "question": _text(
-                f"{HIGH_D}차원에서 AUC가 2차원보다 높은 공격 변형 (ε = {HIGH_D_EPSILON:g})",
-                f"Attack variants with a higher AUC in {HIGH_D}-D than in 2-D "
-                f"(ε = {HIGH_D_EPSILON:g})",
-            ),
-            "answer": _count(sum(row["auc_8d"] > row["auc_2d"] for row in high_d), len(high_d)),
-        },
-        {
-            "question": _text(
-                "실제 생성기에서 Gen-LRA가 평균 AUC 1위인 설정",
-                "Real generator settings where Gen-LRA has the highest mean AUC",
-            ),
-            "answer": _text(
-                ", ".join(t["ko"] for t in gen_lra_settings) or "없음",
-                ", ".join(t["en"] for t in gen_lra_settings) or "none",
-            ),
-        },
-    ]
-
-
-def shortcut_rows(study: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """How far Gen-LRA's shortcut lies from SciPy refits on the lesson's own draws."""
-    return [
-        {
-            "seed": seed,
-            "targets": CHECK_TARGETS,
-            "difference": study[STUDY.key({"experiment": "checks", "seed": seed})][
-                "shortcut_difference"
-            ],
-        }
-        for seed in GENERATOR_SEEDS
-    ]
-
-
-def fixed_rows() -> dict[str, list[dict[str, Any]]]:
-    """Sizes of the simulation and the real data, and how finely each can read a low FPR."""
+def setup_rows() -> list[dict[str, Any]]:
+    """The sizes of the simulated draw."""
     split = picture_split()
-    members, nonmembers = split.members.shape[0], split.nonmembers.shape[0]
-    real = concrete_split(GENERATOR_SEEDS[0])
-    setup = [
-        (
-            _text("포함 표본 (생성기의 학습 데이터)", "Members (the generator's training data)"),
-            members,
-            real.members.shape[0],
-        ),
-        (_text("미포함 표본", "Non-members"), nonmembers, real.nonmembers.shape[0]),
-        (
-            _text("참조 표본 (감사자가 가진 것)", "Reference sample (the auditor's)"),
-            split.reference.shape[0],
-            real.reference.shape[0],
-        ),
-        (
-            _text("합성 기록 (공개본)", "Synthetic records (the release)"),
-            split.synthetic_size,
-            real.members.shape[0],
-        ),
-        (_text("효용 시험용 기록", "Records kept to test utility"), None, real.test.shape[0]),
-        (_text("열의 수", "Columns"), split.population.dimensions, real.members.shape[1]),
-        (_text("시드", "Seeds"), len(SEEDS), len(GENERATOR_SEEDS)),
+    return [
+        {"quantity": _text("포함 표본 (생성기의 학습 데이터)", "Members (training data)"),
+         "count": split.members.shape[0]},
+        {"quantity": _text("미포함 표본", "Non-members"), "count": split.nonmembers.shape[0]},
+        {"quantity": _text("참조 표본 (감사자의 것)", "Reference sample (the auditor's)"),
+         "count": split.reference.shape[0]},
+        {"quantity": _text("합성 기록 (공개본)", "Synthetic records (the release)"),
+         "count": split.synthetic_size},
+    ]  # fmt: skip
+
+
+def candidate_rows() -> list[dict[str, Any]]:
+    """Where each candidate target sits (the release picture draws and labels them)."""
+    return [
+        {"c": c.name, "x": _coordinate(c.record[0]), "y": _coordinate(c.record[1])}
+        for c in candidates()
     ]
-    resolution = []
-    for what, count in (
-        (_text("시뮬레이션", "Simulation"), nonmembers),
-        (_text("실제 생성기 (콘크리트)", "Real generators (concrete)"), real.nonmembers.shape[0]),
-    ):
-        resolution.append(
-            {
-                "setting": what,
-                "nonmembers": count,
-                "smallest": 1.0 / count,
-                "bound": zero_fpr_upper_bound(count, CONFIDENCE),
-                "chance": 2 * chance_auc_spread(count, count),
-            }
-        )
-    return {
-        "setup": [
-            {"quantity": quantity, "simulation": sim, "real": real_count}
-            for quantity, sim, real_count in setup
-        ],
-        "resolution": resolution,
-    }
 
 
 def summarize(
-    results: Mapping[str, dict[str, Any]], study: Mapping[str, Any]
+    results: Mapping[str, dict[str, Any]], study_values: Mapping[str, Any]
 ) -> dict[str, list[dict[str, Any]]]:
-    """Every dataset that is the same on every point: the curves against ρ, the heat map, the
-    picture's fixed parts, the study's tables and charts."""
-    real = generator_rows(study)
-    shares = real.pop("_shares")[0]
-    gaps = gap_rows(results)
-    high_d = high_d_rows(results, study)
+    """The datasets that are the same at every point: the candidates and the three tables."""
+    del results  # every per-point dataset is the point's own
     return {
-        "gap": gaps,
-        "wins": wins_rows(results),
-        **picture_rows(),
-        **real,
-        "claims": claims_rows(shares),
-        "findings": findings_rows(results, gaps, real["generators"], high_d),
-        "shortcut": shortcut_rows(study),
-        "invariance": invariance_rows(study),
-        "high_d": high_d,
-        **fixed_rows(),
+        "candidates": candidate_rows(),
+        "setup": setup_rows(),
+        "shortcut": shortcut_rows(study_values),
+        "invariance": invariance_rows(study_values),
     }
 
 
@@ -1117,87 +688,86 @@ def summarize(
 
 GRID = Grid(
     (
-        Param("epsilon", EPSILONS, DEFAULT_EPSILON, {"ko": "과적합 강도 ε", "en": "Overfitting ε"}),
-        Param("rho", RHOS, DEFAULT_RHO, {"ko": "기억 규모 ρ", "en": "Memorization scale ρ"}),
-        Param("k", KS, DEFAULT_K, {"ko": "이웃 수 k", "en": "Neighbours k"}),
+        Param("epsilon", EPSILONS, DEFAULT_EPSILON, _text("과적합 강도 ε", "Overfitting ε")),
+        Param("rho", RHOS, DEFAULT_RHO, _text("기억 규모 ρ", "Memorization scale ρ")),
+        Param("k", KS, DEFAULT_K, _text("이웃 수 k", "Neighbours k")),
         Param(
             "bandwidth",
             BANDWIDTHS,
             DEFAULT_BANDWIDTH,
-            {"ko": "대역폭 (실버먼 배수)", "en": "Bandwidth (× Silverman)"},
+            _text("대역폭 (실버먼 배수)", "Bandwidth (× Silverman)"),
             value_labels={
                 "ko": tuple(f"{m:g}×" for m in BANDWIDTHS),
                 "en": tuple(f"{m:g}×" for m in BANDWIDTHS),
             },
         ),
+        Param(
+            "target",
+            TARGETS,
+            DEFAULT_TARGET,
+            _text("표적", "Target"),
+            value_labels={
+                "ko": tuple(charts.TARGET_NAMES[t]["ko"] for t in TARGETS),
+                "en": tuple(charts.TARGET_NAMES[t]["en"] for t in TARGETS),
+            },
+        ),
     ),
-    # the curves against ρ need every ρ of one ε: one worker draws them all, once
+    # a worker draws every ρ of one ε once (memoized)
     group_by=("epsilon",),
 )
 
 STUDY = Grid(
     (
-        Param("experiment", tuple(EXPERIMENTS), "checks", {"ko": "실험", "en": "Experiment"}),
-        Param("seed", GENERATOR_SEEDS, GENERATOR_SEEDS[0], {"ko": "시드", "en": "Seed"}),
+        Param("experiment", ("checks",), "checks", _text("실험", "Experiment")),
+        Param("seed", CHECK_SEEDS, CHECK_SEEDS[0], _text("시드", "Seed")),
     )
 )
 
-LAZY: tuple[str, ...] = ("advantage", "board", "outline", "release", "scores", "sweep")
+LAZY: tuple[str, ...] = (
+    "field_member",
+    "field_nearest",
+    "field_nonmember",
+    "nearest",
+    "outline",
+    "release",
+    "scores",
+    "terms",
+)
 """Per-point rows loaded when a control first needs them, not with the page."""
 
+COPIES, COPY = _text("개", "copies"), _text("개", "copy")
+
 READOUTS: tuple[Readout, ...] = (
-    Readout(
-        "copy_count", _text("공개본 속 복사본 수 (시드 1)", "Copies in the release (seed 1)"), "d"
-    ),
-    Readout("target_copies", _text("표적의 복사본 수", "Copies of the target"), "d"),
+    Readout("copy_count", _text("공개본 속 복사본 수", "Copies in the release"), "d", COPIES,
+            unit_one=COPY),
+    Readout("target_kind", _text("표적의 종류", "What the target is")),
+    Readout("target_copies", _text("표적의 복사본 수", "Copies of the target"), "d", COPIES,
+            unit_one=COPY),
     Readout(
         "neighbour_copies",
-        _text(
-            "표적의 k개 이웃 가운데 표적의 복사본", "Copies of the target among its k neighbours"
-        ),
+        _text("k개 이웃 가운데 표적의 복사본", "Copies of the target among its k nearest"),
         "d",
+        COPIES,
+        unit_one=COPY,
     ),
+    Readout("kernel_scale", _text("커널 폭 (퍼짐 단위)", "Kernel width (spread units)"), ".2f"),
+    Readout("field_peak", _text("표적 자리의 점수장 값", "Score field at the target"), ".3f"),
+    Readout("target_score", _text("표적의 Gen-LRA 점수", "Target's Gen-LRA score"), ".3f",
+            announce=True),
+    Readout("member_panel_score", _text("포함 표본 쪽 점수", "Member panel's score"), ".3f"),
+    Readout("nonmember_panel_score", _text("미포함 표본 쪽 점수", "Non-member panel's score"),
+            ".3f"),
+    Readout("target_tpr", _text("표적 점수 이상인 포함 표본", "Members scoring as high"), ".0%"),
+    Readout("target_fpr", _text("표적 점수 이상인 미포함 표본", "Non-members scoring as high"),
+            ".0%"),
+    Readout("auc", _text("이 공개본에서 Gen-LRA의 AUC", "Gen-LRA's AUC on this release"), ".3f"),
+    Readout("chance_place", _text("AUC가 우연 범위 안인지", "Whether the AUC is within chance")),
+    Readout("chance_range", _text("AUC의 우연 범위", "The AUC's chance range")),
     Readout(
-        "kernel_scale",
-        _text("커널 폭 (분포의 퍼짐 단위)", "Kernel width (in units of the spread)"),
-        ".2f",
+        "refit_difference",
+        _text("SciPy 재적합과의 차이 (상한)", "Difference from a SciPy refit (at most)"),
     ),
-    Readout("gen_lra_auc", _text("Gen-LRA의 평균 AUC", "Gen-LRA's mean AUC"), ".3f"),
-    Readout(
-        "gen_lra_range", _text("Gen-LRA AUC의 시드별 범위", "Range of Gen-LRA's AUC over seeds")
-    ),
-    Readout("dcr_auc", _text("DCR의 평균 AUC", "DCR's mean AUC"), ".3f"),
-    Readout(
-        "best_auc_attack", _text("평균 AUC가 가장 높은 공격", "Attack with the highest mean AUC")
-    ),
-    Readout("best_auc", _text("가장 높은 평균 AUC", "Highest mean AUC"), ".3f"),
-    Readout(
-        "rival_attack",
-        _text("평균 AUC가 가장 높은 경쟁 공격", "Rival with the highest mean AUC"),
-    ),
-    Readout("rival_auc", _text("그 경쟁 공격의 평균 AUC", "That rival's mean AUC"), ".3f"),
-    Readout(
-        "gen_lra_lead",
-        _text("Gen-LRA의 평균 AUC − 경쟁 공격의 평균 AUC", "Gen-LRA's mean AUC − the rival's"),
-        "+.3f",
-        announce=True,
-    ),
-    Readout(
-        "seed_overlap",
-        _text("두 공격의 시드별 범위가 겹치는지", "Whether the two ranges over seeds overlap"),
-    ),
-    Readout(
-        "chance_place",
-        _text("가장 높은 평균 AUC가 우연 범위 안인지", "Whether the highest mean AUC is by chance"),
-    ),
-    Readout("gen_lra_tpr", _text("Gen-LRA의 FPR 1 %에서 TPR", "Gen-LRA's TPR at FPR 1 %"), ".1%"),
-    Readout("dcr_tpr", _text("DCR의 FPR 1 %에서 TPR", "DCR's TPR at FPR 1 %"), ".1%"),
-    Readout(
-        "best_tpr_attack",
-        _text("FPR 1 %에서 TPR이 가장 높은 공격", "Attack with the highest TPR at FPR 1 %"),
-    ),
-    Readout("best_tpr", _text("FPR 1 %에서 가장 높은 TPR", "Highest TPR at FPR 1 %"), ".1%"),
-)
+)  # fmt: skip
 
 
 def _column(field: str, ko: str, en: str, format: str = "") -> Column:
@@ -1207,124 +777,25 @@ def _column(field: str, ko: str, en: str, format: str = "") -> Column:
 TABLES: tuple[Table, ...] = (
     Table(
         "setup",
-        (
-            _column("quantity", "무엇", "What"),
-            _column("simulation", "시뮬레이션", "Simulation", ",d"),
-            _column("real", "실제 생성기 (콘크리트)", "Real generators (concrete)", ",d"),
-        ),
-        _text("두 실험의 크기", "The sizes of the two experiments"),
-        row_headers=True,
-    ),
-    Table(
-        "resolution",
-        (
-            _column("setting", "실험", "Experiment"),
-            _column("nonmembers", "미포함 표본 수", "Non-members", ",d"),
-            _column("smallest", "0보다 큰 가장 작은 FPR", "Smallest FPR above 0", ".2%"),
-            _column(
-                "bound",
-                "거짓 양성 0회일 때 FPR의 95 % 상한",
-                "95 % bound on the FPR after 0 false positives",
-                ".1%",
-            ),
-            _column(
-                "chance", "우연 범위의 반폭 (2σ₀)", "Half-width of the chance range (2σ₀)", ".3f"
-            ),
-        ),
-        _text("낮은 FPR을 얼마나 잘게 잴 수 있는가", "How finely a low FPR can be measured"),
-        row_headers=True,
-    ),
-    Table(
-        "wins",
-        (
-            _column("bandwidth", "대역폭", "Bandwidth"),
-            _column("kernel", "커널 폭 (퍼짐 단위)", "Kernel width (spread units)", ".2f"),
-            _column("points", "격자 점 (ε > 0)", "Grid points (ε > 0)", "d"),
-            _column("first_auc", "Gen-LRA가 AUC 1위", "Gen-LRA first by AUC", "d"),
-            _column(
-                "first_tpr", "Gen-LRA가 FPR 1 % TPR 1위", "Gen-LRA first by TPR at FPR 1 %", "d"
-            ),
-        ),
-        _text(
-            "대역폭마다 Gen-LRA가 아홉 공격 가운데 1위인 격자 점의 수",
-            "At each bandwidth, the grid points where Gen-LRA ranks first of the nine attacks",
-        ),
-        row_headers=True,
-    ),
-    Table(
-        "generators",
-        (
-            _column("setting", "생성기 설정", "Generator setting"),
-            _column("utility", "효용 R²", "Utility R²", ".2f"),
-            _column("best_auc_attack", "AUC 1위", "First by AUC"),
-            _column("best_auc", "그 AUC", "Its AUC", ".3f"),
-            _column("gen_lra_auc", "Gen-LRA AUC", "Gen-LRA AUC", ".3f"),
-            _column("dcr_auc", "DCR AUC", "DCR AUC", ".3f"),
-            _column("best_tpr0_attack", "FPR 0 TPR 1위", "First by TPR at FPR 0"),
-            _column("best_tpr0", "그 TPR", "Its TPR", ".1%"),
-            _column("gen_lra_tpr0", "Gen-LRA TPR (FPR 0)", "Gen-LRA TPR (FPR 0)", ".1%"),
-            _column("gen_lra_tpr01", "Gen-LRA TPR (FPR 1 %)", "Gen-LRA TPR (FPR 1 %)", ".1%"),
-        ),
-        _text(
-            "생성기 설정마다 세 시드의 평균: 효용과 공격 성능",
-            "Each generator setting, mean of three seeds: utility and attack performance",
-        ),
-        row_headers=True,
-    ),
-    Table(
-        "first_place",
-        (
-            _column("attack", "공격", "Attack"),
-            _column("auc_share", "AUC 1위 비율", "First by AUC", ".0%"),
-            _column("auc_runs", "(실행 수)", "(runs)", ".3g"),
-            _column("tpr0_share", "FPR 0 TPR 1위 비율", "First by TPR at FPR 0", ".0%"),
-            _column("tpr0_runs", "(실행 수)", "(runs)", ".3g"),
-        ),
-        _text(
-            "실제 생성기의 실행마다 1위를 한 공격 (동점은 나누어 셈)",
-            "Which attack ranks first in each run on the real generators (ties shared)",
-        ),
-        row_headers=True,
-    ),
-    Table(
-        "findings",
-        (
-            _column("question", "물음", "Question"),
-            _column("answer", "이 빌드의 답", "This build's answer"),
-        ),
-        _text("이 빌드가 측정한 것", "What this build measured"),
+        (_column("quantity", "무엇", "What"), _column("count", "기록 수", "Records", ",d")),
+        _text("시뮬레이션 한 벌의 크기", "The sizes of the simulated draw"),
         row_headers=True,
     ),
     Table(
         "shortcut",
         (
             _column("seed", "시드", "Seed", "d"),
-            _column("targets", "비교한 표적", "Targets compared", "d"),
-            _column("difference", "점수의 가장 큰 차이", "Largest score difference", ".1e"),
+            _column("bandwidth", "대역폭", "Bandwidth"),
+            _column("targets", "표적", "Targets", "d"),
+            _column("difference", "가장 큰 차이", "Largest difference", ".1e"),
+            _column("largest", "가장 큰 점수", "Largest score", ".3g"),
         ),
         _text(
-            "Gen-LRA의 지름길과 SciPy로 표적마다 다시 적합한 결과의 차이 "
-            f"(ε = {CHECK_EPSILON:g}, ρ = {CHECK_RHO:g}, k = {max(KS)}, "
-            f"대역폭 1×와 {min(BANDWIDTHS):g}×)",
-            "Gen-LRA's shortcut against a SciPy refit per target "
-            f"(ε = {CHECK_EPSILON:g}, ρ = {CHECK_RHO:g}, k = {max(KS)}, "
-            f"bandwidths 1× and {min(BANDWIDTHS):g}×)",
+            f"지름길과 표적마다 다시 적합한 SciPy (ε = {CHECK_EPSILON:g}, ρ = {CHECK_RHO:g}, "
+            f"k = {max(KS)})",
+            f"The shortcut against SciPy refitted per target (ε = {CHECK_EPSILON:g}, "
+            f"ρ = {CHECK_RHO:g}, k = {max(KS)})",
         ),
-    ),
-    Table(
-        "claims",
-        (
-            _column("quantity", "항목", "Quantity"),
-            _column(
-                "authors", "저자들의 보고 (검증하지 않음)", "The authors report (not verified here)"
-            ),
-            _column("site", "이 사이트의 측정", "This site measured"),
-        ),
-        _text(
-            "저자들의 벤치마크와 이 사이트의 측정",
-            "The authors' benchmark and this site's measurement",
-        ),
-        row_headers=True,
     ),
     Table(
         "invariance",
@@ -1340,29 +811,14 @@ TABLES: tuple[Table, ...] = (
         ),
         row_headers=True,
     ),
-    Table(
-        "high_d",
-        (
-            _column("rho", "ρ", "ρ", "g"),
-            _column("attack", "공격", "Attack"),
-            _column("auc_2d", "AUC (2차원)", "AUC (2-D)", ".3f"),
-            _column("auc_8d", "AUC (8차원)", "AUC (8-D)", ".3f"),
-        ),
-        _text(
-            "같은 공격을 2차원과 8차원 시뮬레이션에서 (ε = 0.4, 세 시드 평균)",
-            "The same attacks on the 2-D and the 8-D simulation (ε = 0.4, mean of three seeds)",
-        ),
-    ),
 )
 
 
 def picture_facts() -> charts.PictureFacts:
-    """What the charts are built around: seed 1's target and the AUC's chance range."""
-    split = picture_split()
-    spread = chance_auc_spread(split.members.shape[0], split.nonmembers.shape[0])
-    x, y = (float(v) for v in split.members[picture_target()])
+    """What the charts are built around: the candidates' places and the chance range."""
     return charts.PictureFacts(
-        target=(x, y), chance_low=0.5 - 2 * spread, chance_high=0.5 + 2 * spread
+        candidates={c.name: c.record for c in candidates()},
+        members=tuple(c.name for c in candidates() if c.member),
     )
 
 

@@ -770,12 +770,10 @@
   // The smallest plot width (CSS px) a panel is narrowed to on a small screen.
   var NARROWEST_PANEL = 160;
 
-  // `title` (a text or a Vega-Lite title object) broken at spaces into `lines` lines of
-  // about equal length; null when it has too few words for that.
-  function titleInLines(title, lines) {
-    var object = typeof title === "object" && title !== null && !Array.isArray(title);
-    var text = object ? title.text : title;
-    if (typeof text !== "string") return null;
+  // `text` broken at spaces into `lines` lines of about equal length; null when it has too
+  // few words for that.
+  function textInLines(text, lines) {
+    if (typeof text !== "string" || lines < 2) return null;
     var words = text.split(" ");
     if (words.length < lines) return null;
     var each = Math.ceil(text.length / lines);
@@ -785,10 +783,20 @@
       if (line && line.length + 1 + word.length > each) broken.push(word);
       else broken[broken.length - 1] = line ? line + " " + word : word;
     });
-    if (broken.length < 2) return null;
-    if (!object) return broken;
+    return broken.length < 2 ? null : broken;
+  }
+
+  // `title` (a text or a Vega-Lite title object) with its text broken into `lines` lines and
+  // its subtitle (a chart's takeaway) into `subtitleLines`; null when neither can be broken.
+  function titleInLines(title, lines, subtitleLines) {
+    var object = typeof title === "object" && title !== null && !Array.isArray(title);
+    var text = textInLines(object ? title.text : title, lines);
+    var subtitle = object ? textInLines(title.subtitle, subtitleLines) : null;
+    if (!text && !subtitle) return null;
+    if (!object) return text;
     var copy = JSON.parse(JSON.stringify(title));
-    copy.text = broken;
+    if (text) copy.text = text;
+    if (subtitle) copy.subtitle = subtitle;
     return copy;
   }
 
@@ -819,7 +827,12 @@
     }
     var title = reach(holder, "title");
     if (title > box && fitted.title) {
-      var lines = titleInLines(fitted.title, Math.ceil(title / box) + (fitted.wrappedTitle || 0));
+      // The title and its subtitle are broken apart, each only when it is wider than the box.
+      var needed = function (part) {
+        var wide = reach(holder, part);
+        return wide > box ? Math.ceil(wide / box) + (fitted.wrappedTitle || 0) : 1;
+      };
+      var lines = titleInLines(fitted.title, needed("title-text"), needed("title-subtitle"));
       if (lines) {
         fitted.title = lines;
         fitted.wrappedTitle = (fitted.wrappedTitle || 0) + 1; // dropped below, before embedding
@@ -857,7 +870,11 @@
   // narrower each time while still too wide (see fittedPanels).
   function fitToBox(holder, target, spec, result, tries) {
     var box = target.clientWidth;
-    var fitted = holder.scrollWidth > box && tries > 0 ? fittedPanels(spec, holder, box) : null;
+    // A chart that takes its box's width clips a title or legend wider than the box, without
+    // scrolling: those count as too wide as well.
+    var tooWide = holder.scrollWidth > box || reach(holder, "title") > box ||
+      reach(holder, "legend") > box;
+    var fitted = tooWide && tries > 0 ? fittedPanels(spec, holder, box) : null;
     if (!fitted) return result;
     result.finalize();
     holder.replaceChildren();
