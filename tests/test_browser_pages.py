@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from fontTools.ttLib import TTFont
 from lessonpage import PREFIX, READY, Site, Watch, open_page, settle
+from phone_measures import CHART_TEXTS, CUT_TOLERANCE_PX, OVERPRINT_SHARE
 from playwright.sync_api import Browser, Page
 from test_browser_accessibility import PAGE_DATA, PHONE, STICKY_STATE, WIDE, axe_violations
 from test_browser_phone import LAYOUT
@@ -72,6 +73,17 @@ LIVE_LOOK = """() => {
 
 def slug_of(path: str) -> str:
     return path.rsplit("/", 1)[-1].removesuffix(".html")
+
+
+CHART_TEXT_PENDING_ELSEWHERE = frozenset(
+    path
+    for slug in ("01-memorization", "04-licenses", "05-synthetic-data-audit")
+    for lang in LANGUAGES
+    for path in (f"{PREFIX[lang]}{slug}.html", f"{PREFIX[lang]}embed/{slug}.html")
+)
+"""Pages whose chart text a phone still cuts or overprints, pending their lesson's own branch
+(lesson 05's utility chart): the phone pass skips only its chart-text check on them. The lead
+empties this set when the branches merge."""
 
 
 def test_the_passes_cover_every_page_of_the_site(course_site: tuple[Path, BuildReport]):
@@ -236,6 +248,27 @@ def check_formulas_use_shipped_faces(page: Page, where: str) -> int:
         )
 
 
+def check_chart_text(page: Page, where: str) -> None:
+    """Issue 22 §4: no chart text (title, takeaway, axis labels and titles, legend, text on the
+    plot) is cut by its chart's box, the box it scrolls in or a clip, and no two texts of a
+    chart overprint by more than a fifth of the smaller one's area (tests/phone_measures.py)."""
+    charts = page.evaluate(CHART_TEXTS, [OVERPRINT_SHARE, CUT_TOLERANCE_PX])
+    cut = [
+        f"{chart['chart']}: {text['text']!r} ({text['role']})"
+        for chart in charts
+        for text in chart["cut"]
+    ]
+    overprinted = [
+        f"{chart['chart']}: {pair['a']!r} over {pair['b']!r} ({pair['share']:.0%})"
+        for chart in charts
+        for pair in chart["overprints"]
+    ]
+    assert not cut and not overprinted, (
+        f"{where}: {len(cut)} chart texts cut, {len(overprinted)} pairs overprinted: "
+        + "; ".join(cut + overprinted)
+    )
+
+
 def open_ready(browser: Browser, site: Site, path: str, viewport: Any) -> tuple[Page, Watch]:
     context = browser.new_context(viewport=viewport)
     context.set_default_timeout(15_000)
@@ -319,6 +352,8 @@ def test_every_page_on_a_phone(browser: Browser, course_site: tuple[Path, BuildR
     try:
         charts = check_layout(page, f"{path} at {PHONE['width']} px")
         check_formulas_use_shipped_faces(page, path)
+        if path not in CHART_TEXT_PENDING_ELSEWHERE:
+            check_chart_text(page, f"{path} at {PHONE['width']} px")
         figures = page.locator("figure[data-chart]").count()
         assert charts == figures, f"{path}: {charts} of {figures} live charts were measured"
         if path in LESSONS:

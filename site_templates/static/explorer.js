@@ -728,11 +728,10 @@
   // The smallest plot width (CSS px) a panel is narrowed to on a small screen.
   var NARROWEST_PANEL = 160;
 
-  // `title` (a text or a Vega-Lite title object) broken at spaces into `lines` lines of
-  // about equal length; null when it has too few words for that.
-  function titleInLines(title, lines) {
-    var object = typeof title === "object" && title !== null && !Array.isArray(title);
-    var text = object ? title.text : title;
+  // `text` broken at spaces into `lines` lines of about equal length (a text broken before is
+  // joined again first); null when it has too few words for that.
+  function inLines(text, lines) {
+    if (Array.isArray(text)) text = text.join(" ");
     if (typeof text !== "string") return null;
     var words = text.split(" ");
     if (words.length < lines) return null;
@@ -743,11 +742,47 @@
       if (line && line.length + 1 + word.length > each) broken.push(word);
       else broken[broken.length - 1] = line ? line + " " + word : word;
     });
-    if (broken.length < 2) return null;
-    if (!object) return broken;
+    return broken.length < 2 ? null : broken;
+  }
+
+  // `title` (a text or a Vega-Lite title object) with its text broken into `lines` lines and
+  // its subtitle (a chart's takeaway) into `subtitleLines`; null when neither can be broken.
+  function titleInLines(title, lines, subtitleLines) {
+    var object = typeof title === "object" && title !== null && !Array.isArray(title);
+    if (!object) return lines > 1 ? inLines(title, lines) : null;
     var copy = JSON.parse(JSON.stringify(title));
-    copy.text = broken;
-    return copy;
+    var text = lines > 1 ? inLines(copy.text, lines) : null;
+    var subtitle = subtitleLines > 1 ? inLines(copy.subtitle, subtitleLines) : null;
+    if (text) copy.text = text;
+    if (subtitle) copy.subtitle = subtitle;
+    return text || subtitle ? copy : null;
+  }
+
+  // How many lines the texts of role `role` (a title, a subtitle) need so that each stays
+  // inside the first `box` px of `holder` where it is anchored; 0 when they are inside now.
+  function linesToFit(holder, role, box) {
+    var left = holder.getBoundingClientRect().left;
+    var needed = 0;
+    holder.querySelectorAll(".role-" + role + " text").forEach(function (text) {
+      var drawn = text.getBoundingClientRect();
+      var from = drawn.left - left;
+      var to = drawn.right - left;
+      if (from >= -0.5 && to <= box + 0.5) return;
+      var anchor = text.getAttribute("text-anchor");
+      var middle = (from + to) / 2;
+      var room = anchor === "middle" ? 2 * Math.min(middle, box - middle)
+        : anchor === "end" ? Math.min(to, box) : box - Math.max(from, 0);
+      var lines = Math.max(1, text.querySelectorAll("tspan").length);
+      needed = Math.max(needed, Math.ceil(lines * drawn.width / Math.max(room, box / 2)));
+    });
+    return needed;
+  }
+
+  // Whether a chart drawn in `holder` is wider than its `box` px, or its title, takeaway or
+  // legend reaches past it (the SVG would cut them off: they do not widen the holder).
+  function overflows(holder, box) {
+    return holder.scrollWidth > box || reach(holder, "legend") > box + 0.5 ||
+      linesToFit(holder, "title-text", box) > 0 || linesToFit(holder, "title-subtitle", box) > 0;
   }
 
   // How far (CSS px) from the left of `holder` the drawn parts of role `role` reach.
@@ -761,7 +796,8 @@
   }
 
   // `spec`, drawn in `holder` too wide for its `box` px, one step narrower: side-by-side
-  // panels are stacked; a title wider than the box is broken into lines; a one-row legend
+  // panels are stacked; a title or takeaway that reaches past the box is broken into lines
+  // (each within the room on either side of where it is anchored); a one-row legend
   // wider than it wraps into columns; else stacked panels lose the overflow from their width
   // (a square panel stays square), down to NARROWEST_PANEL; then long row labels are cut.
   // Null when there is nothing left to do.
@@ -775,17 +811,17 @@
       ownRowLabels(fitted.vconcat);
       changed = true;
     }
-    var title = reach(holder, "title");
-    if (title > box && fitted.title) {
-      var lines = titleInLines(fitted.title, Math.ceil(title / box) + (fitted.wrappedTitle || 0));
-      if (lines) {
-        fitted.title = lines;
-        fitted.wrappedTitle = (fitted.wrappedTitle || 0) + 1; // dropped below, before embedding
-        changed = true;
-      }
+    var lines = linesToFit(holder, "title-text", box);
+    var subtitleLines = linesToFit(holder, "title-subtitle", box);
+    var title = fitted.title && (lines || subtitleLines)
+      ? titleInLines(fitted.title, lines, subtitleLines) : null;
+    if (title) {
+      fitted.title = title;
+      changed = true;
     }
     if (reach(holder, "legend") > box && wrapLegends(fitted)) changed = true;
     if (changed) return fitted;
+    if (overflow <= 0) return null; // the texts above could not be made to fit: nothing more
     var narrowed = false;
     (fitted.vconcat || []).forEach(function (panel) {
       if (typeof panel.width !== "number" || panel.width <= NARROWEST_PANEL) return;
@@ -815,14 +851,12 @@
   // narrower each time while still too wide (see fittedPanels).
   function fitToBox(holder, target, spec, result, tries) {
     var box = target.clientWidth;
-    var fitted = holder.scrollWidth > box && tries > 0 ? fittedPanels(spec, holder, box) : null;
+    var fitted = tries > 0 && overflows(holder, box) ? fittedPanels(spec, holder, box) : null;
     if (!fitted) return result;
     result.finalize();
     holder.replaceChildren();
     target.classList.add("is-refitted");
-    var drawn = JSON.parse(JSON.stringify(fitted));
-    delete drawn.wrappedTitle;
-    return window.vegaEmbed(holder, drawn, { actions: false, renderer: "svg" })
+    return window.vegaEmbed(holder, JSON.parse(JSON.stringify(fitted)), { actions: false, renderer: "svg" })
       .then(function (again) { return fitToBox(holder, target, fitted, again, tries - 1); });
   }
 
