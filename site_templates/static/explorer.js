@@ -860,6 +860,26 @@
       .then(function (again) { return fitToBox(holder, target, fitted, again, tries - 1); });
   }
 
+  // A chart wider than its box that has a layout for narrow boxes (usermeta.narrow, see
+  // explorer/charts.py) is drawn again in that layout, with the same data and params; it
+  // then takes the box's width instead of scrolling in it. Resolves to the spec drawn and
+  // vega-embed's result.
+  function inNarrowLayout(holder, target, spec, result) {
+    var narrow = spec.usermeta && spec.usermeta.narrow;
+    if (!narrow || holder.scrollWidth <= target.clientWidth) {
+      return Promise.resolve({ spec: spec, result: result });
+    }
+    var layout = JSON.parse(JSON.stringify(narrow));
+    layout.datasets = spec.datasets;
+    result.finalize();
+    holder.replaceChildren();
+    // No longer a box that scrolls: no longer a region of its own to tab to.
+    target.classList.remove("is-fixed");
+    ["tabindex", "role", "aria-label"].forEach(function (name) { target.removeAttribute(name); });
+    return window.vegaEmbed(holder, layout, { actions: false, renderer: "svg" })
+      .then(function (again) { return { spec: layout, result: again }; });
+  }
+
   Lesson.prototype.embedCharts = function () {
     var self = this;
     var figures = this.article.querySelectorAll("[data-chart]");
@@ -881,7 +901,10 @@
       self.keepDefaultRows(name, spec);
       return window.vegaEmbed(holder, spec, { actions: false, renderer: "svg" })
         .then(function (result) {
-          return fitToBox(holder, target, spec, result, FIT_STEPS);
+          return inNarrowLayout(holder, target, spec, result);
+        })
+        .then(function (drawn) {
+          return fitToBox(holder, target, drawn.spec, drawn.result, FIT_STEPS);
         })
         .then(function (result) {
           self.views[name] = result.view;
