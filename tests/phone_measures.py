@@ -149,3 +149,66 @@ CHART_TEXTS = """([overprintShare, tolerance]) => {
 """Per live chart: how many texts it draws, those cut by the chart's box, the box it scrolls
 in or a clip (by more than 1 px² beyond :data:`CUT_TOLERANCE_PX`), and the pairs that
 overprint by more than :data:`OVERPRINT_SHARE` of the smaller one's area."""
+
+THUMB_PX = 44
+"""The smallest target a thumb can hit on a phone: WCAG 2.2 SC 2.5.5 (Target Size, Enhanced)."""
+
+TARGETS = """() => {
+  // Every target a reader can tap on the page as it shows now, with the box a tap hits: a
+  // radio button or checkbox with its label, a slider, a list, a button, a link, a quiz
+  // answer. A link inside a sentence is exempt (SC 2.5.5's inline exception); a link of the
+  // page's navigation (header, contents, pager, breadcrumb, embed bar) never is.
+  const navigation = "header, nav, .toc, .pager, .embed-bar";
+  const seen = el => {
+    if (!el.getClientRects().length) return false;
+    const style = getComputedStyle(el);
+    if (style.visibility === "hidden") return false;
+    const box = el.getBoundingClientRect();
+    // Off-screen until focused (the skip link), or inside a box clipped to nothing (text for
+    // screen readers only).
+    if (box.right <= 0 || box.bottom <= -scrollY) return false;
+    for (let node = el; node; node = node.parentElement) {
+      const r = node.getBoundingClientRect();
+      const clips = getComputedStyle(node).overflow !== "visible";
+      if (r.width <= 1 || r.height <= 1 && clips) return false;
+    }
+    return true;
+  };
+  // The text on the line of a link: its nearest block's text outside any block inside it.
+  const lineText = link => {
+    let block = link.parentElement;
+    while (block && getComputedStyle(block).display.startsWith("inline")) {
+      block = block.parentElement;
+    }
+    const inline = node => node.nodeType === Node.TEXT_NODE ? node.textContent
+      : node.nodeType === Node.ELEMENT_NODE && getComputedStyle(node).display.startsWith("inline")
+        ? Array.from(node.childNodes).map(inline).join("") : "";
+    return block ? Array.from(block.childNodes).map(inline).join("").trim() : "";
+  };
+  const inSentence = link => {
+    if (link.closest(navigation)) return false;
+    if (!getComputedStyle(link).display.startsWith("inline")) return false;
+    return lineText(link).length > link.textContent.trim().length;
+  };
+  const targets = [];
+  const add = (kind, el, box) => {
+    const name = (el.textContent || el.getAttribute("aria-label") || el.name || "").trim();
+    targets.push({kind, name: name.replace(/\\s+/g, " ").slice(0, 50),
+                  width: box.width, height: box.height});
+  };
+  document.querySelectorAll("input, select, button, a[href], summary").forEach(el => {
+    if (el.type === "hidden" || !seen(el)) return;
+    if (el.type === "radio" || el.type === "checkbox") {
+      const label = el.closest("label")
+        || (el.id && document.querySelector(`label[for='${el.id}']`)) || el;
+      add(el.closest(".quiz") ? "quiz answer" : el.type, label, label.getBoundingClientRect());
+    } else if (el.tagName === "A") {
+      if (!inSentence(el)) add("link", el, el.getBoundingClientRect());
+    } else {
+      const kind = el.type === "range" ? "slider" : el.tagName.toLowerCase();
+      add(kind, el, el.getBoundingClientRect());
+    }
+  });
+  return targets;
+}"""
+"""Every target on the page that SC 2.5.5 covers, with its size (CSS px)."""

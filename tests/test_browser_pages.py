@@ -3,11 +3,13 @@
 Each page is opened once over ``file://`` and once over HTTP in a 1280 × 800 window, and every
 check that reads a page as it opens runs on that one load: no console error, no failed or
 outside request, a declared icon, one live chart per figure labelled like its static picture,
-zero axe-core violations, controls enabled by the runtime, live readouts marked as such, the
-page fitting the window with chart text at least 11 px, and the sticky control bars beside the
-charts they drive. A second pass opens each page on a 390 px phone (from disk: layout does not
-depend on how a page is served). Checks that need a page in another state (no JavaScript, a
-hostile hash, a control moved) live beside the feature they test.
+zero axe-core violations (targets of 24 px included), controls enabled by the runtime, live
+readouts marked as such, the page fitting the window with chart text at least 11 px, and the
+sticky control bars beside the charts they drive. A second pass opens each page on a 390 px
+phone (from disk: layout does not depend on how a page is served): no chart text cut or
+overprinted, every target at least 44 px, each control within a screen of the charts it moves.
+Checks that need a page in another state (no JavaScript, a hostile hash, a control moved) live
+beside the feature they test.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 import pytest
 from fontTools.ttLib import TTFont
 from lessonpage import PREFIX, READY, Site, Watch, open_page, settle
-from phone_measures import CHART_TEXTS, CUT_TOLERANCE_PX, OVERPRINT_SHARE
+from phone_measures import CHART_TEXTS, CUT_TOLERANCE_PX, OVERPRINT_SHARE, TARGETS, THUMB_PX
 from playwright.sync_api import Browser, Page
 from test_browser_accessibility import PAGE_DATA, PHONE, STICKY_STATE, WIDE, axe_violations
 from test_browser_phone import LAYOUT
@@ -269,6 +271,20 @@ def check_chart_text(page: Page, where: str) -> None:
     )
 
 
+def check_targets(page: Page, where: str) -> int:
+    """Issue 22 §4: on a phone every target (a choice with its label, a slider, a list, a
+    button, a navigation link, a quiz answer) is at least 44 × 44 CSS px (WCAG 2.2 SC 2.5.5);
+    returns how many there are."""
+    targets = page.evaluate(TARGETS)
+    small = [
+        f"{t['kind']} {t['name']!r} {t['width']:.0f}×{t['height']:.0f}"
+        for t in targets
+        if min(t["width"], t["height"]) < THUMB_PX - 0.01
+    ]
+    assert not small, f"{where}: {len(small)} of {len(targets)} targets under 44 px: {small}"
+    return len(targets)
+
+
 def open_ready(browser: Browser, site: Site, path: str, viewport: Any) -> tuple[Page, Watch]:
     context = browser.new_context(viewport=viewport)
     context.set_default_timeout(15_000)
@@ -354,6 +370,8 @@ def test_every_page_on_a_phone(browser: Browser, course_site: tuple[Path, BuildR
         check_formulas_use_shipped_faces(page, path)
         if path not in CHART_TEXT_PENDING_ELSEWHERE:
             check_chart_text(page, f"{path} at {PHONE['width']} px")
+        targets = check_targets(page, f"{path} at {PHONE['width']} px")
+        assert targets > 0, f"{path}: no target measured"
         figures = page.locator("figure[data-chart]").count()
         assert charts == figures, f"{path}: {charts} of {figures} live charts were measured"
         if path in LESSONS:

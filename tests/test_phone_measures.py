@@ -4,7 +4,7 @@ hand-made chart whose cut and overprinted texts are known."""
 from __future__ import annotations
 
 import pytest
-from phone_measures import CHART_TEXTS, CUT_TOLERANCE_PX, OVERPRINT_SHARE
+from phone_measures import CHART_TEXTS, CUT_TOLERANCE_PX, OVERPRINT_SHARE, TARGETS, THUMB_PX
 from playwright.sync_api import Browser
 
 CHART = """<!doctype html><html><body style="margin:0">
@@ -49,3 +49,38 @@ def test_chart_text_measure_finds_cut_and_overprinted_texts(browser: Browser):
     assert [(pair["a"], pair["b"]) for pair in chart["overprints"]] == [
         ("overprinted once", "overprinted twice")
     ]
+
+
+TARGET_PAGE = """<!doctype html><html><body style="margin:0; font-size:16px">
+<a class="skip" href="#main" style="position:absolute; left:-999px">Skip</a>
+<nav class="toc"><a href="#a">Contents entry</a></nav>
+<p>A sentence with <a href="#b">an inline link</a> in it.</p>
+<p><a href="#c" style="display:inline-block; min-height:44px; min-width:44px">A link alone</a></p>
+<label style="display:inline-block; height:50px; width:80px"><input type="radio"> Big</label>
+<label><input type="radio" name="r"> small</label>
+<input type="range" style="width:200px">
+<span style="position:absolute; width:1px; height:1px; overflow:hidden; clip-path:inset(50%)">
+  <button>hidden</button></span>
+<div class="quiz"><label class="quiz-option"><input type="radio" name="q"> An answer</label></div>
+</body></html>"""
+
+
+@pytest.mark.browser
+def test_target_measure_finds_every_tappable_box_but_inline_and_hidden_ones(browser: Browser):
+    page = browser.new_page(viewport={"width": 390, "height": 400})
+    try:
+        page.set_content(TARGET_PAGE)
+        targets = {(t["kind"], t["name"]): t for t in page.evaluate(TARGETS)}
+    finally:
+        page.close()
+    # The skip link (off-screen), the link inside a sentence and the hidden button are not.
+    assert set(targets) == {
+        ("link", "Contents entry"),
+        ("link", "A link alone"),
+        ("radio", "Big"),
+        ("radio", "small"),
+        ("slider", ""),
+        ("quiz answer", "An answer"),
+    }
+    big = {name for (_, name), t in targets.items() if min(t["width"], t["height"]) >= THUMB_PX}
+    assert big == {"A link alone", "Big"}  # a radio button is measured with its label
