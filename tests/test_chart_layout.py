@@ -71,6 +71,29 @@ def tiny_chart(lang: str) -> alt.Chart:
     return alt.Chart(alt.Data(name="rows")).mark_text(fontSize=9).encode(x="x:Q", text="t:N")
 
 
+TAKEAWAY_LESSONS = (memorization, dp, licenses)
+"""Lessons whose every chart states its takeaway (issue 22 §4; lessons 02, 05, 06: theirs)."""
+
+
+@pytest.mark.parametrize(
+    ("module", "name"), [(m, c.name) for m in TAKEAWAY_LESSONS for c in m.CHARTS], ids=str
+)
+def test_every_chart_states_its_takeaway_in_words_in_each_language(module, name):
+    """A subtitle of its own under the title, in its narrow layout too; without digits: a number
+    the reader should see comes from the chart's data, never typed into a sentence."""
+    takeaways = {}
+    for lang in LANGUAGES:
+        spec = spec_of(module, name, lang)
+        layouts = [spec, spec.get("usermeta", {}).get("narrow") or spec]
+        for layout in layouts:
+            title = layout["title"]
+            assert isinstance(title, dict) and title.get("subtitle"), (name, lang, title)
+            assert title["subtitle"] == spec["title"]["subtitle"] != title["text"]
+        takeaways[lang] = spec["title"]["subtitle"]
+        assert "\n" not in takeaways[lang] and not any(c.isdigit() for c in takeaways[lang])
+    assert len(set(takeaways.values())) == len(LANGUAGES), takeaways
+
+
 def test_a_chart_with_smaller_text_is_refused_with_the_fix():
     chart = Chart("tiny", tiny_chart, {"ko": "작은 글자", "en": "Tiny text"})
     grid = Grid((Param("n", (1, 2), 1, {"ko": "n", "en": "n"}),))

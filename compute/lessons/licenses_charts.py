@@ -61,12 +61,21 @@ _TEXT: dict[str, Text] = {
         "ko": "데이터 라이선스 × 모델 라이선스의 판정 (나머지 선택은 지금 그대로)",
         "en": "Verdict for each data licence × model licence (other choices as set)",
     },
+    "takeaway": {
+        "ko": "한 색으로 칠해진 행이나 열의 라이선스는 무엇과 짝지어도 혼자 판정을 정한다",
+        "en": "A row or column of one colour: that licence decides the verdict "
+        "whatever it is paired with",
+    },
     "x": {"ko": "모델 라이선스", "en": "Model licence"},
     "y": {"ko": "데이터 라이선스", "en": "Data licence"},
     "legend": {"ko": "판정", "en": "Verdict"},
     "merge_title": {
         "ko": "데이터 두 개를 합쳐 고칠 때의 판정 (상업 이용과 공유는 지금 그대로)",
         "en": "Verdict for merging two data sources (commercial use and sharing as set)",
+    },
+    "merge_takeaway": {
+        "ko": "합친 데이터에서 두 라이선스의 조건을 함께 지킬 수 있을 때만 허용된다",
+        "en": "A merge is allowed only where both licences' terms can hold together on the result",
     },
     "second": {"ko": "두 번째 데이터 라이선스", "en": "Second data licence"},
     "with_data": {"ko": "데이터 라이선스: ", "en": "Data licence: "},
@@ -214,8 +223,11 @@ def verdict_map_chart(
     lists = alt.vconcat(row, column).add_params(*params.values())
     # A 14 × 14 map with licence names on both axes cannot shrink to a phone: there it is
     # drawn as the current row and column.
-    wide = fixed_width(titled(chart, text["title"], width=CELL * size, height=CELL * size))
-    return on_narrow_screens(wide, lists.properties(title=text["title"]))
+    heading = alt.TitleParams(text=text["title"], subtitle=text["takeaway"])
+    wide = titled(
+        chart, text["title"], takeaway=text["takeaway"], width=CELL * size, height=CELL * size
+    )
+    return on_narrow_screens(fixed_width(wide), lists.properties(title=heading))
 
 
 def merge_map_chart(
@@ -265,6 +277,13 @@ def merge_map_chart(
         tooltip=tooltip,
         outlined=None,
     )
-    wide = fixed_width(titled(chart, text["merge_title"], width=CELL * size, height=CELL * size))
+    heading = alt.TitleParams(text=text["merge_title"], subtitle=text["merge_takeaway"])
+    wide = titled(
+        chart,
+        text["merge_title"],
+        takeaway=text["merge_takeaway"],
+        width=CELL * size,
+        height=CELL * size,
+    )
     narrow = alt.vconcat(row).add_params(*params.values())
-    return on_narrow_screens(wide, narrow.properties(title=text["merge_title"]))
+    return on_narrow_screens(fixed_width(wide), narrow.properties(title=heading))
