@@ -212,3 +212,40 @@ TARGETS = """() => {
   return targets;
 }"""
 """Every target on the page that SC 2.5.5 covers, with its size (CSS px)."""
+
+PRINT_BREAKS = """() => {
+  // How the page breaks in print (the page must be emulating print media): every place where
+  // a break would strand something.
+  const style = el => getComputedStyle(el);
+  const shown = el => el.getClientRects().length > 0;
+  const problems = [];
+  const name = el => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "")
+    + " " + el.textContent.trim().slice(0, 40);
+  document.querySelectorAll("main h1, main h2, main h3, main h4").forEach(h => {
+    if (shown(h) && style(h).breakAfter !== "avoid") {
+      problems.push(`heading may end a page: ${name(h)}`);
+    }
+  });
+  document.querySelectorAll("form.controls").forEach(form => {
+    const summary = form.querySelector(".controls-summary");
+    if (style(form).breakAfter !== "avoid") {
+      problems.push(`settings line may leave its figure: ${name(form)}`);
+    }
+    if (!summary || !shown(summary)) problems.push(`no settings line printed: ${name(form)}`);
+    form.querySelectorAll(".control").forEach(c => {
+      if (shown(c)) problems.push(`a control is printed: ${name(c)}`);
+    });
+  });
+  document.querySelectorAll("figure.chart").forEach(figure => {
+    if (style(figure).breakInside !== "avoid") problems.push(`figure may break: ${name(figure)}`);
+  });
+  const footer = document.querySelector(".site-footer");
+  if (footer && style(footer).breakBefore !== "avoid") problems.push("the footer may stand alone");
+  return problems;
+}"""
+"""What the print style sheet does to a page: the breaks it would allow that strand a heading,
+a figure's settings line or the footer, or split a figure."""
+
+PAGE_FILL = 0.8
+"""Printed, the text of a lesson fills at least this share of its pages' area: a figure kept
+whole with its heading and settings never leaves half a page empty (style.css, @media print)."""

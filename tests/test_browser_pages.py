@@ -22,7 +22,15 @@ from typing import Any
 import pytest
 from fontTools.ttLib import TTFont
 from lessonpage import PREFIX, READY, Site, Watch, open_page, settle
-from phone_measures import CHART_TEXTS, CUT_TOLERANCE_PX, OVERPRINT_SHARE, TARGETS, THUMB_PX
+from phone_measures import (
+    CHART_TEXTS,
+    CUT_TOLERANCE_PX,
+    OVERPRINT_SHARE,
+    PAGE_FILL,
+    PRINT_BREAKS,
+    TARGETS,
+    THUMB_PX,
+)
 from playwright.sync_api import Browser, Page
 from test_browser_accessibility import PAGE_DATA, PHONE, STICKY_STATE, WIDE, axe_violations
 from test_browser_phone import LAYOUT
@@ -285,6 +293,50 @@ def check_targets(page: Page, where: str) -> int:
     return len(targets)
 
 
+PRINTED = f"{PREFIX[LANGUAGES[-1]]}03-differential-privacy.html"
+"""The lesson printed to PDF in the wide pass (one is enough: the print rules are the site's)."""
+A4_MM = (210.0, 297.0)
+CSS_PX_PER_MM = 96 / 25.4
+
+
+def page_margins_mm() -> tuple[float, float, float, float]:
+    """The ``@page`` margins of the site's style sheet (top, right, bottom, left), in mm."""
+    css = (builtin_templates_dir() / "static" / "style.css").read_text(encoding="utf-8")
+    rule = re.search(r"@page\s*\{\s*margin:\s*([\d.]+)mm\s+([\d.]+)mm\s*;\s*\}", css)
+    assert rule, "style.css: no '@page { margin: Vmm Hmm; }' rule"
+    vertical, horizontal = float(rule[1]), float(rule[2])
+    return vertical, horizontal, vertical, horizontal
+
+
+def check_print(page: Page, path: str) -> None:
+    """Issue 22 §4, print: under print media no heading ends a page, a figure's settings line
+    (the controls' summary) stays with its figure, which prints whole, and the footer keeps
+    with the last words; printed to A4, the lesson's text fills at least :data:`PAGE_FILL` of
+    its pages (kept-together blocks never leave half a page empty)."""
+    page.emulate_media(media="print")
+    try:
+        problems = page.evaluate(PRINT_BREAKS)
+        assert not problems, f"{path} printed: {problems}"
+        if path != PRINTED:
+            return
+        top, right, bottom, left = page_margins_mm()
+        width, height = A4_MM[0] - left - right, A4_MM[1] - top - bottom
+        # Laid out on the page's width, the text runs this many pages without any break.
+        page.set_viewport_size(
+            {"width": round(width * CSS_PX_PER_MM), "height": round(height * CSS_PX_PER_MM)}
+        )
+        content = page.evaluate("document.documentElement.scrollHeight") / (height * CSS_PX_PER_MM)
+        pdf = page.pdf(format="A4")
+        pages = len(re.findall(rb"/Type\s*/Page\b", pdf))
+        assert pages >= content > 1, (pages, content)
+        assert content / pages >= PAGE_FILL, (
+            f"{path} prints on {pages} A4 pages what {content:.1f} pages hold: "
+            f"{1 - content / pages:.0%} of the paper is left empty by the breaks"
+        )
+    finally:
+        page.emulate_media(media="screen")
+
+
 def open_ready(browser: Browser, site: Site, path: str, viewport: Any) -> tuple[Page, Watch]:
     context = browser.new_context(viewport=viewport)
     context.set_default_timeout(15_000)
@@ -310,6 +362,8 @@ def test_every_page_on_a_wide_screen(browser: Browser, site: Site, path: str):
             if path in LESSONS:
                 check_controls_come_alive(page, path)
                 check_sticky_controls(page, path)
+            if path in LESSONS or path in EMBEDS:
+                check_print(page, path)
         watch.assert_clean(path)
     finally:
         page.context.close()
