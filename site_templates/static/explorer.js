@@ -758,12 +758,14 @@
     return text || subtitle ? copy : null;
   }
 
-  // How many lines the texts of role `role` (a title, a subtitle) need so that each stays
-  // inside the first `box` px of `holder` where it is anchored; 0 when they are inside now.
+  // How many lines the chart's own texts of role `role` (its title, its subtitle; a panel's
+  // are not broken here) need so that each stays inside the first `box` px of `holder` where
+  // it is anchored; 0 when they are inside now.
   function linesToFit(holder, role, box) {
     var left = holder.getBoundingClientRect().left;
     var needed = 0;
     holder.querySelectorAll(".role-" + role + " text").forEach(function (text) {
+      if (text.closest(".role-scope")) return;
       var drawn = text.getBoundingClientRect();
       var from = drawn.left - left;
       var to = drawn.right - left;
