@@ -690,6 +690,7 @@
     var left = holder.getBoundingClientRect().left;
     var needed = 0;
     holder.querySelectorAll(".role-" + role + " text").forEach(function (text) {
+      if (text.closest(".role-scope")) return;
       var drawn = text.getBoundingClientRect();
       var from = drawn.left - left;
       var to = drawn.right - left;
