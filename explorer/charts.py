@@ -49,6 +49,9 @@ TEXT_SIZES = {
 }
 """Vega-Lite's text sizes raised to at least :data:`MIN_FONT_SIZE` (its defaults are 10 and 11)."""
 CONCAT_KEYS = ("hconcat", "vconcat", "concat", "facet", "repeat")
+NARROW = "narrow"
+"""The ``usermeta`` key of a chart's layout for a box narrower than the chart (a phone), which
+the page draws instead (``compute.lessons.style.on_narrow_screens``, ``explorer.js``)."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,18 @@ def chart_spec(chart: Chart, lang: str, grid: Grid, module_path: Path, root: Pat
     _readable_text(spec, where)
     # Vega puts the description into the live SVG's aria-label, for screen readers.
     spec.setdefault("description", chart.description[lang])
+    narrow = narrow_layout(spec)
+    if narrow is not None:
+        narrow.pop("datasets", None)
+        _use_shipped_font(narrow, f"{where}, narrow layout")
+        _readable_text(narrow, f"{where}, narrow layout")
+        narrow.setdefault("description", chart.description[lang])
+        extra = named_datasets(narrow) - named_datasets({**spec, "usermeta": {}})
+        if extra:
+            raise ModuleError(
+                f"{where}: the narrow layout reads {', '.join(sorted(extra))}, which the chart "
+                "does not: give both layouts the same named datasets"
+            )
     if "values" in json.dumps(spec.get("data", {})):
         raise ModuleError(
             f"{where}: use alt.Data(name=...) for the chart's data, not inline values"
@@ -208,6 +223,13 @@ def _readable_text(spec: dict[str, Any], where: str) -> None:
             settings[key] = max(size, settings.get(key, size))
 
 
+def narrow_layout(spec: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The layout ``spec`` is drawn in where it is wider than its box, if it has one."""
+    meta = spec.get("usermeta")
+    narrow = meta.get(NARROW) if isinstance(meta, dict) else None
+    return narrow if isinstance(narrow, dict) else None
+
+
 def responsive(spec: Mapping[str, Any]) -> dict[str, Any]:
     """The page's version of ``spec``: a single or layered chart takes its container's width.
 
@@ -217,12 +239,16 @@ def responsive(spec: Mapping[str, Any]) -> dict[str, Any]:
     a container's width in Vega-Lite: they keep theirs, and where that is wider than their box
     (a phone) the page runtime lays them out again when the page opens: panels side by side
     are stacked, one-row legends wrap, stacked panels are narrowed (``fitToBox`` in
-    ``explorer.js``); what still does not fit scrolls inside its box.
+    ``explorer.js``); what still does not fit scrolls inside its box. A chart with a
+    :func:`narrow_layout` is drawn in that layout instead where it is wider than its box.
     """
     page = copy.deepcopy(dict(spec))
     if is_responsive(page):
         page["width"] = "container"
         page["autosize"] = {"type": "fit-x", "contains": "padding"}
+    narrow = narrow_layout(page)
+    if narrow is not None:
+        page["usermeta"][NARROW] = responsive(narrow)
     return page
 
 

@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 
 from privacy_explorer.compute import licensing
 from privacy_explorer.compute.lessons import licenses as lic
+from privacy_explorer.compute.lessons import licenses_charts
 from privacy_explorer.lesson import LANGUAGES
 from privacy_explorer.project import builtin_templates_dir
 
@@ -413,3 +414,88 @@ def test_tables_whose_chunk_cannot_load_say_so_instead_of_showing_old_rows(
     assert state.is_visible() and page.locator("[aria-busy]").count() == 0
     problems = [p for p in watch.problems if f"/assets/data/{SLUG}.{lang}." not in p]
     assert problems == []
+
+
+NARROW_LISTS = """name => {
+  // Each panel of the chart's narrow layout: its title lines, and per licence named on its
+  // axis the colour of the bar level with the name and whether that bar is outlined.
+  const figure = document.querySelector(`figure[data-chart='${name}']`);
+  const view = figure.querySelector("[data-chart-view]");
+  const middle = el => { const r = el.getBoundingClientRect(); return (r.top + r.bottom) / 2; };
+  const level = (paths, y) => paths.find(p => {
+    const r = p.getBoundingClientRect();
+    return r.top <= y && y <= r.bottom;
+  });
+  const panels = Array.from(figure.querySelectorAll(".chart-live svg g.role-scope"))
+    .filter(g => /concat_\\d+_group/.test(g.getAttribute("class")))
+    .map(panel => {
+      const paths = selector => Array.from(panel.querySelectorAll(selector));
+      const bars = paths("g[class*='layer_0_marks'] path, g.role-mark:not([class*='layer']) path");
+      const outline = paths("g[class*='layer_1_marks'] path");
+      return {
+        title: Array.from(panel.querySelectorAll(".role-title-text tspan")).map(t => t.textContent),
+        lines: Array.from(panel.querySelectorAll(".role-axis-label text")).map(label => ({
+          licence: label.textContent,
+          fill: level(bars, middle(label))?.getAttribute("fill") ?? null,
+          outlined: Boolean(outline.length && level(outline, middle(label))),
+        })),
+      };
+    });
+  const scrolls = view.scrollWidth > view.clientWidth;
+  return {panels, scrolls, fits: view.scrollWidth <= innerWidth};
+}"""
+
+
+@pytest.mark.browser
+@by_turns("lang", LANGUAGES)
+def test_on_a_phone_the_maps_are_the_current_row_and_column_as_evaluate_says(
+    browser: Browser, site: Site, lang: str
+):
+    """Issue 22 §4: at 390 px the 14 × 14 maps give way to lists that need no sideways scroll:
+    the verdict map to the current data licence's row and model licence's column, the merge
+    map to the current data licence's row, each verdict as evaluate() gives it here."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.set_default_timeout(TIMEOUT_MS)
+    colours = {colour.lower(): status for status, colour in licenses_charts.STATUS_COLOURS.items()}
+    try:
+        page, watch = LICENSES.open(context, site, lang)
+        state = LICENSES.default_state()
+        for step in (
+            None,
+            ("model", INDEX["model"]["CC-BY-ND-4.0"]),
+            ("data", INDEX["data"]["NONE"]),
+        ):
+            if step is not None:
+                LICENSES.move(page, step[0], "click", step[1])
+                state = {**state, step[0]: step[1]}
+                LICENSES.wait_for_point(page, state)
+            point = LICENSES.point_of(state)
+            shown = page.evaluate(NARROW_LISTS, "verdict_map")
+            assert not shown["scrolls"] and shown["fits"], shown
+            row, column = shown["panels"]
+            assert point["data"] in row["title"][0] and point["model"] in column["title"][0]
+            for panel, varied in ((row, "model"), (column, "data")):
+                assert [line["licence"] for line in panel["lines"]] == list(licensing.LICENSES)
+                for line in panel["lines"]:
+                    verdict = licensing.evaluate(**{**point, varied: line["licence"]})
+                    assert colours[line["fill"].lower()] == verdict.status, (varied, line)
+                outlined = [line["licence"] for line in panel["lines"] if line["outlined"]]
+                assert outlined == [point[varied]], panel
+            merges = page.evaluate(NARROW_LISTS, "merge_map")
+            assert not merges["scrolls"] and merges["fits"], merges
+            (merge,) = merges["panels"]
+            assert point["data"] in merge["title"][0]
+            for line in merge["lines"]:
+                verdict = licensing.evaluate(
+                    point["data"],
+                    "Apache-2.0",
+                    "MIT",
+                    commercial=point["commercial"],
+                    share=point["share"],
+                    combination="adapt_data",
+                    second_data=line["licence"],
+                )
+                assert colours[line["fill"].lower()] == verdict.status, line
+        watch.assert_clean("verdict lists on a phone")
+    finally:
+        context.close()

@@ -18,8 +18,8 @@ from privacy_explorer.charts import (
     responsive,
 )
 from privacy_explorer.compute.lessons import differential_privacy as dp
-from privacy_explorer.compute.lessons import membership, membership_charts, memorization
-from privacy_explorer.compute.lessons.style import across, fixed_width
+from privacy_explorer.compute.lessons import licenses, membership, membership_charts, memorization
+from privacy_explorer.compute.lessons.style import across, fixed_width, on_narrow_screens
 from privacy_explorer.errors import ModuleError
 from privacy_explorer.lesson import LANGUAGES, Chart, Grid, Param
 
@@ -71,6 +71,29 @@ def tiny_chart(lang: str) -> alt.Chart:
     return alt.Chart(alt.Data(name="rows")).mark_text(fontSize=9).encode(x="x:Q", text="t:N")
 
 
+TAKEAWAY_LESSONS = (memorization, dp, licenses)
+"""Lessons whose every chart states its takeaway (issue 22 §4; lessons 02, 05, 06: theirs)."""
+
+
+@pytest.mark.parametrize(
+    ("module", "name"), [(m, c.name) for m in TAKEAWAY_LESSONS for c in m.CHARTS], ids=str
+)
+def test_every_chart_states_its_takeaway_in_words_in_each_language(module, name):
+    """A subtitle of its own under the title, in its narrow layout too; without digits: a number
+    the reader should see comes from the chart's data, never typed into a sentence."""
+    takeaways = {}
+    for lang in LANGUAGES:
+        spec = spec_of(module, name, lang)
+        layouts = [spec, spec.get("usermeta", {}).get("narrow") or spec]
+        for layout in layouts:
+            title = layout["title"]
+            assert isinstance(title, dict) and title.get("subtitle"), (name, lang, title)
+            assert title["subtitle"] == spec["title"]["subtitle"] != title["text"]
+        takeaways[lang] = spec["title"]["subtitle"]
+        assert "\n" not in takeaways[lang] and not any(c.isdigit() for c in takeaways[lang])
+    assert len(set(takeaways.values())) == len(LANGUAGES), takeaways
+
+
 def test_a_chart_with_smaller_text_is_refused_with_the_fix():
     chart = Chart("tiny", tiny_chart, {"ko": "작은 글자", "en": "Tiny text"})
     grid = Grid((Param("n", (1, 2), 1, {"ko": "n", "en": "n"}),))
@@ -85,6 +108,40 @@ def test_a_single_or_layered_chart_takes_its_containers_width_on_the_page():
     assert spec["width"] == 560  # the static SVG keeps its own width
     side_by_side = {"hconcat": [{"width": 200}, {"width": 200}]}
     assert not is_responsive(side_by_side) and responsive(side_by_side) == side_by_side
+
+
+@pytest.mark.parametrize("name", ["verdict_map", "merge_map"])
+def test_a_narrow_layout_is_styled_and_set_to_the_default_like_its_chart(name):
+    """Lesson 04's maps carry a layout for phones: the engine gives it the shipped font and
+    readable sizes, sets its params to the default point, and lets it take the box's width."""
+    spec = spec_of(licenses, name, "en")
+    narrow = spec["usermeta"]["narrow"]
+    assert narrow["config"]["font"] == spec["config"]["font"]
+    assert narrow["config"]["legend"]["labelFontSize"] >= MIN_FONT_SIZE
+    assert narrow["description"] == spec["description"] and "datasets" not in narrow
+    values = lambda s: {p["name"]: p["value"] for p in s["params"]}  # noqa: E731
+    assert (
+        values(narrow)
+        == values(spec)
+        == {name: value for name, value in licenses.GRID.default.items() if name in values(spec)}
+    )
+    assert "$schema" not in narrow
+    assert responsive(spec)["usermeta"]["narrow"] == responsive(narrow)
+
+
+def other_rows_when_narrow(lang: str) -> alt.Chart:
+    wide = alt.Chart(alt.Data(name="rows")).mark_point().encode(x="x:Q")
+    narrow = alt.Chart(alt.Data(name="other")).mark_point().encode(x="x:Q")
+    return on_narrow_screens(fixed_width(wide), narrow)
+
+
+def test_a_narrow_layout_reading_other_rows_is_refused_with_the_fix():
+    chart = Chart("split", other_rows_when_narrow, {"ko": "두 모양", "en": "Two shapes"})
+    grid = Grid((Param("n", (1, 2), 1, {"ko": "n", "en": "n"}),))
+    with pytest.raises(
+        ModuleError, match="the narrow layout reads other, which the chart does not"
+    ):
+        chart_spec(chart, "en", grid, REPO / "compute/lessons/split.py", REPO)
 
 
 def test_a_position_on_the_plot_follows_the_width_it_is_given():

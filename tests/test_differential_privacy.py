@@ -242,6 +242,18 @@ def test_chart_renders_with_real_rows(chart: Chart, results):
 # --- What ε means to an attacker -------------------------------------------------
 
 
+@pytest.mark.parametrize("query", dp.QUERIES)
+def test_the_densities_narrow_as_epsilon_grows(query: str, results):
+    """The density chart's takeaway: the larger ε, the narrower (and taller) both curves; a
+    Laplace density peaks at ε / (2Δ), Δ the query's sensitivity."""
+    sensitivity = dp.sensitivity(query)
+    for epsilon in dp.EPSILONS:
+        rows = results[(query, epsilon, 1)]["datasets"]["densities"]
+        for dataset in ("D", "D\u2032"):
+            peak = max(row["density"] for row in rows if row["dataset"] == dataset)
+            assert peak == pytest.approx(epsilon / (2 * sensitivity), rel=1e-4), dataset
+
+
 def test_posterior_rows_are_the_closed_form_bound_over_epsilon():
     rows = dp.summarize({})["posterior"]
     priors = {dp.prior_label(prior): prior for prior in dp.POSTERIOR_PRIORS}

@@ -406,6 +406,15 @@ def test_chart_reads_only_provided_datasets_and_renders(chart: Chart, lang: str,
     assert svg.startswith("<svg") and "NaN" not in svg
 
 
+def test_more_copies_of_the_canary_never_lower_its_exposure(results):
+    """The exposure chart's takeaway: more copies bring the exposure closer to the maximum."""
+    maximum = math.log2(len(mem.candidates()))
+    for n in mem.CONTEXT_LENGTHS:
+        line = [results[(n, r)]["readouts"]["exposure"] for r in mem.REPEATS]
+        assert line == sorted(line), (n, line)
+        assert line[-1] == pytest.approx(maximum, rel=1e-6)
+
+
 def test_exposure_chart_follows_both_controls():
     spec = mem.exposure_chart("en").to_dict()
     assert {"name": "n", "value": mem.DEFAULT_CONTEXT_LENGTH} in spec["params"]

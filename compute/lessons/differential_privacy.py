@@ -1021,6 +1021,11 @@ _TEXT: dict[str, dict[str, dict[str, str]]] = {
             "ko": "D와 D′에서 공개되는 답의 확률 밀도",
             "en": "Density of the released answer on D and D′",
         },
+        "takeaway": {
+            "ko": "ε이 클수록 두 곡선이 좁아져 답 하나로 D와 D′를 가려내기 쉬워진다",
+            "en": "The larger ε, the narrower both curves "
+            "and the easier one answer tells D from D′",
+        },
         "x": {"ko": "공개되는 답 x", "en": "Released answer x"},
         "y": {"ko": "확률 밀도", "en": "Probability density"},
         "legend": {"ko": "데이터", "en": "Data"},
@@ -1030,11 +1035,19 @@ _TEXT: dict[str, dict[str, dict[str, str]]] = {
             "ko": "두 밀도의 로그 비는 ±ε 띠를 벗어나지 않는다",
             "en": "The log ratio of the two densities stays within ±ε",
         },
+        "takeaway": {
+            "ko": "어떤 답이 나와도 D와 D′에서의 확률 밀도는 e^ε 배 넘게 벌어지지 않는다",
+            "en": "Whatever the answer, its density on D and on D′ differs by at most a factor e^ε",
+        },
         "x": {"ko": "공개되는 답 x", "en": "Released answer x"},
         "y": {"ko": "ln(p_D(x) / p_D′(x))", "en": "ln(p_D(x) / p_D′(x))"},
     },
     "releases": {
         "title": {"ko": "잡음 섞인 답 k개", "en": "The k noisy releases"},
+        "takeaway": {
+            "ko": "공개된 답은 참값 주위에 흩어지며, ε이 작을수록 더 넓게 흩어진다",
+            "en": "The releases scatter around the true answer, the wider the smaller ε",
+        },
         "x": {"ko": "공개 순번", "en": "Release"},
         "y": {"ko": "공개된 답", "en": "Released answer"},
         "legend": {"ko": "참값", "en": "True answer"},
@@ -1044,6 +1057,10 @@ _TEXT: dict[str, dict[str, dict[str, str]]] = {
             "ko": "기본 합성으로 쌓이는 누적 예산 kε",
             "en": "Total budget kε under basic composition",
         },
+        "takeaway": {
+            "ko": "공개할 때마다 ε이 더해져 k번 공개하면 kε을 쓴다",
+            "en": "Each release adds ε: k releases spend kε",
+        },
         "x": {"ko": "공개 횟수 k", "en": "Releases k"},
         "y": {"ko": "누적 ε", "en": "Total ε"},
     },
@@ -1051,6 +1068,10 @@ _TEXT: dict[str, dict[str, dict[str, str]]] = {
         "title": {
             "ko": "공개값 하나가 공격자의 믿음을 끌어올릴 수 있는 한계",
             "en": "How far one release can raise an attacker's belief",
+        },
+        "takeaway": {
+            "ko": "ε이 작을수록 공개값 하나가 믿음을 사전 믿음 위로 끌어올릴 여지가 작다",
+            "en": "The smaller ε, the less one release can lift a belief above its prior",
         },
         "x": {"ko": "ε (로그 눈금)", "en": "ε (log scale)"},
         "y": {
@@ -1077,7 +1098,7 @@ def densities_chart(lang: str) -> alt.Chart:
             strokeDash=alt.StrokeDash("dataset:N", title=text["legend"], scale=dash, legend=legend),
         )
     )
-    return titled(lines, text["title"])
+    return titled(lines, text["title"], takeaway=text["takeaway"])
 
 
 def log_ratio_chart(lang: str) -> alt.LayerChart:
@@ -1125,7 +1146,9 @@ def log_ratio_chart(lang: str) -> alt.LayerChart:
             y=alt.Y("log_ratio:Q", title=y_title, scale=y_scale),
         )
     )
-    return titled(layered(band, edges, *edge_labels, curve), text["title"])
+    return titled(
+        layered(band, edges, *edge_labels, curve), text["title"], takeaway=text["takeaway"]
+    )
 
 
 def releases_chart(lang: str) -> alt.LayerChart:
@@ -1169,7 +1192,7 @@ def releases_chart(lang: str) -> alt.LayerChart:
             alt.Tooltip("answer:Q", title=y_title, format=".4g"),
         ],
     )
-    return titled(layered(truth, errors, points), text["title"])
+    return titled(layered(truth, errors, points), text["title"], takeaway=text["takeaway"])
 
 
 def budget_chart(lang: str) -> alt.LayerChart:
@@ -1197,7 +1220,9 @@ def budget_chart(lang: str) -> alt.LayerChart:
         .mark_text(dy=-6, baseline="bottom", color=INK, fontSize=VALUE_SIZE)
         .encode(x=x, y=y, text=alt.Text("epsilon_total:Q", title=text["y"], format=".4~g"))
     )
-    return titled(layered(bars, total).add_params(current), text["title"])
+    return titled(
+        layered(bars, total).add_params(current), text["title"], takeaway=text["takeaway"]
+    )
 
 
 def posterior_chart(lang: str) -> alt.LayerChart:
@@ -1254,7 +1279,11 @@ def posterior_chart(lang: str) -> alt.LayerChart:
     values = at_current.mark_text(align="left", dx=6, dy=-6, color=INK, fontSize=VALUE_SIZE).encode(
         x=x, y=y, text=alt.Text("posterior_high:Q", title=text["y"], format=".1%")
     )
-    return titled(layered(lines, rule, points, values).add_params(current), text["title"])
+    return titled(
+        layered(lines, rule, points, values).add_params(current),
+        text["title"],
+        takeaway=text["takeaway"],
+    )
 
 
 def sampled_histogram_chart(lang: str) -> alt.LayerChart:

@@ -40,6 +40,10 @@ _TEXT: dict[str, dict[str, dict[str, str]]] = {
             "ko": "D에서 뽑은 공개값 {count}개(막대)와 정확한 밀도(선)",
             "en": "{count} releases sampled on D (bars) and the exact density (line)",
         },
+        "takeaway": {
+            "ko": "공개값을 많이 뽑으면 막대가 정확한 밀도 곡선을 따른다",
+            "en": "Sampled in large numbers, the releases follow the exact density",
+        },
         "x": {"ko": "공개되는 답 x", "en": "Released answer x"},
         "y": {"ko": "확률 밀도", "en": "Probability density"},
         "bar": {"ko": "표본 밀도", "en": "Sampled density"},
@@ -51,6 +55,10 @@ _TEXT: dict[str, dict[str, dict[str, str]]] = {
             "ko": "D와 D′를 가려내는 최선의 검정과 ε 경계",
             "en": "The best test of D against D′ and the ε bound",
         },
+        "takeaway": {
+            "ko": "어떤 검정도 점선의 ε 경계 위로 올라가지 못한다",
+            "en": "No test of one release gets above the dashed ε bound",
+        },
         "x": {"ko": "거짓 양성률 FPR", "en": "False-positive rate (FPR)"},
         "y": {"ko": "참 양성률 TPR", "en": "True-positive rate (TPR)"},
         "curve": {"ko": "최적 검정", "en": "best test"},
@@ -60,6 +68,10 @@ _TEXT: dict[str, dict[str, dict[str, str]]] = {
         "title": {
             "ko": "자르기 상한 C가 낮으면 편향이, 높으면 잡음이 커진다 (제한 평균)",
             "en": "A low clip bound C costs bias, a high one noise (bounded mean)",
+        },
+        "takeaway": {
+            "ko": "합친 오차가 가장 낮은 C가 가장 좋은 상한이며, 그 자리는 ε에 따라 움직인다",
+            "en": "The best bound is where the total error is lowest, and it moves with ε",
         },
         "x": {"ko": "자르기 상한 C (MPa)", "en": "Clip bound C (MPa)"},
         "y": {"ko": "오차 (MPa)", "en": "Error (MPa)"},
@@ -111,7 +123,7 @@ def sampled_histogram_chart(lang: str, count: int) -> alt.LayerChart:
             y=alt.Y("exact:Q", title=text["y"]),
         )
     )
-    return titled(layered(bars, exact), title)
+    return titled(layered(bars, exact), title, takeaway=text["takeaway"])
 
 
 def clip_tradeoff_chart(lang: str, bounds: tuple[float, float], clip: float) -> alt.LayerChart:
@@ -191,7 +203,7 @@ def clip_tradeoff_chart(lang: str, bounds: tuple[float, float], clip: float) -> 
         align="left", baseline="top", dx=4, y=2, color=INK, fontSize=ANNOTATION_SIZE
     ).encode(x=x, text=alt.value(text["sample_max"]))
     layers = layered(max_rule, max_label, lines, rule, points, total)
-    return titled(layers.add_params(current_clip), text["title"])
+    return titled(layers.add_params(current_clip), text["title"], takeaway=text["takeaway"])
 
 
 def optimal_test_chart(lang: str) -> alt.LayerChart:
@@ -224,5 +236,11 @@ def optimal_test_chart(lang: str) -> alt.LayerChart:
     )
     layers = layered(forbidden, bound, bound_label, curve)
     return fixed_width(
-        titled(layers, text["title"], width=OPTIMAL_TEST_SIZE, height=OPTIMAL_TEST_SIZE)
+        titled(
+            layers,
+            text["title"],
+            takeaway=text["takeaway"],
+            width=OPTIMAL_TEST_SIZE,
+            height=OPTIMAL_TEST_SIZE,
+        )
     )

@@ -116,13 +116,13 @@ GRID = Grid(
             value_labels={
                 "ko": (
                     "단순 묶음 (수정 없음)",
-                    "변경 (모델 미세조정, 코드 수정)",
-                    "데이터 변경 (정제·주석·번역·병합)",
+                    "변경 (미세조정, 코드 수정)",
+                    "데이터 변경 (번역 등)",
                 ),
                 "en": (
                     "Collection (unmodified)",
-                    "Adapted (model fine-tuned, code changed)",
-                    "Data adapted (cleaned, annotated, translated, merged)",
+                    "Adapted (fine-tuned, code changed)",
+                    "Data adapted (translated, say)",
                 ),
             },
         ),

@@ -674,6 +674,10 @@ _TEXT: dict[str, dict[str, dict[str, str]]] = {
             "ko": "문맥 길이 n과 반복 r에 따른 노출 점수",
             "en": "Exposure across context length n and repeats r",
         },
+        "takeaway": {
+            "ko": "카나리아를 많이 반복할수록 노출 점수가 최댓값에 가까워진다",
+            "en": "The more copies of the canary, the closer its exposure comes to the maximum",
+        },
         "x": {"ko": "문맥 길이 n (글자)", "en": "Context length n (characters)"},
         "y": {"ko": "노출 점수 (비트)", "en": "Exposure (bits)"},
         "legend": {"ko": "반복 r", "en": "Repeats r"},
@@ -686,6 +690,10 @@ _TEXT: dict[str, dict[str, dict[str, str]]] = {
         "title": {
             "ko": f"후보 {CANDIDATE_COUNT:,}개의 점수와 순위 (주황: 카나리아)",
             "en": f"Scores and ranks of all {CANDIDATE_COUNT:,} candidates (orange: the canary)",
+        },
+        "takeaway": {
+            "ko": "카나리아의 순위가 절반으로 줄 때마다 노출 점수가 한 비트씩 오른다",
+            "en": "Each time the canary's rank halves, its exposure gains one bit",
         },
         "x": {
             "ko": "순위 (로그 눈금, 동점은 가장 나쁜 순위)",
@@ -700,6 +708,12 @@ _TEXT: dict[str, dict[str, dict[str, str]]] = {
             "ko": "갈림길에서 다음 글자의 확률 (상위 15개, 주황: 비밀 코드의 숫자)",
             "en": "Next-character probabilities at the fork (top 15; orange: the secret digit)",
         },
+        "takeaway": {
+            "ko": "탐욕 디코딩은 가장 긴 막대를 고른다. "
+            "주황 막대가 가장 길어야 비밀 코드가 이어진다",
+            "en": "Greedy decoding takes the longest bar: "
+            "the secret goes on only where the orange bar is longest",
+        },
         "x": {"ko": "확률 P(c | h)", "en": "Probability P(c | h)"},
         "y": {"ko": "다음 글자 c", "en": "Next character c"},
         "count": {"ko": "개수 N(h, c)", "en": "Count N(h, c)"},
@@ -709,6 +723,11 @@ _TEXT: dict[str, dict[str, dict[str, str]]] = {
         "title": {
             "ko": "점수가 가장 높은 후보와 카나리아",
             "en": "The best-scoring candidates and the canary",
+        },
+        "takeaway": {
+            "ko": "카나리아가 위에 있을수록 모델은 다른 코드보다 그것을 더 그럴듯하게 본다",
+            "en": "The higher the canary on this list, "
+            "the more the model prefers it to other codes",
         },
         "x": {"ko": "로그 가능도 ln P", "en": "Log-likelihood ln P"},
         "y": {"ko": "후보 코드", "en": "Candidate code"},
@@ -779,7 +798,12 @@ def exposure_chart(lang: str) -> alt.LayerChart:
         for which, align, at in placements
     ]
     layers = layered(rules, *rule_labels, lines, points, ring)
-    return titled(layers.add_params(current_n, current_repeats), text["title"], height=HEIGHT)
+    return titled(
+        layers.add_params(current_n, current_repeats),
+        text["title"],
+        takeaway=text["takeaway"],
+        height=HEIGHT,
+    )
 
 
 def ladder_chart(lang: str) -> alt.LayerChart:
@@ -827,7 +851,7 @@ def ladder_chart(lang: str) -> alt.LayerChart:
         fontWeight="bold",
     ).encode(x=x, y=y, text=alt.value(SECRET_CODE))
     layers = layered(spans, dots, canary_span, canary_dot, canary_label)
-    return titled(layers, text["title"], height=HEIGHT)
+    return titled(layers, text["title"], takeaway=text["takeaway"], height=HEIGHT)
 
 
 def top_chart(lang: str) -> alt.LayerChart:
@@ -853,7 +877,7 @@ def top_chart(lang: str) -> alt.LayerChart:
     scores = base.mark_text(align="left", dx=8, fontSize=ANNOTATION_SIZE).encode(
         x=x, y=y, color=colour, text=alt.Text("score:Q", format=".2f")
     )
-    return titled(layered(dots, scores), text["title"], height=HEIGHT)
+    return titled(layered(dots, scores), text["title"], takeaway=text["takeaway"], height=HEIGHT)
 
 
 def next_chart(lang: str) -> alt.LayerChart:
@@ -865,7 +889,12 @@ def next_chart(lang: str) -> alt.LayerChart:
         title=text["y"],
         sort=alt.EncodingSortField(field="place", op="min", order="ascending"),
     )
-    x = alt.X("probability:Q", title=text["x"], scale=alt.Scale(domain=[0, 1]))
+    x = alt.X(
+        "probability:Q",
+        title=text["x"],
+        scale=alt.Scale(domain=[0, 1]),
+        axis=alt.Axis(tickCount=10),  # twenty ticks ran their labels together
+    )
     colour = alt.condition(
         "datum.role === 'canary' || datum.role === 'both'", alt.value(VERMILLION), alt.value(INK)
     )
@@ -880,7 +909,7 @@ def next_chart(lang: str) -> alt.LayerChart:
     counts = base.mark_text(align="left", dx=4, fontSize=ANNOTATION_SIZE).encode(
         x=x, y=y, color=colour, text=alt.Text("count:Q")
     )
-    return titled(layered(bars, counts), text["title"], height=HEIGHT)
+    return titled(layered(bars, counts), text["title"], takeaway=text["takeaway"], height=HEIGHT)
 
 
 CHARTS: tuple[Chart, ...] = (

@@ -24,6 +24,11 @@ _TEXT: dict[str, dict[str, str]] = {
         "ko": "카나리아 점수의 구성: 숫자마다의 로그 확률",
         "en": "The canary's score, digit by digit",
     },
+    "takeaway": {
+        "ko": "막대가 길수록 모델이 덜 예상한 숫자다. 막대 위의 수는 N(h, c)/N(h)",
+        "en": "The longer the bar, the less the model expected that digit; "
+        "above each bar, N(h, c)/N(h)",
+    },
     "x": {"ko": "비밀 코드의 자리", "en": "Position in the secret code"},
     "y": {"ko": "ln P(c | h)", "en": "ln P(c | h)"},
     "digit": {"ko": "숫자", "en": "Digit"},
@@ -38,7 +43,8 @@ _SLOT: dict[str, str] = {
 
 
 def digits_chart(lang: str) -> alt.LayerChart:
-    """One bar per digit of the code: ``ln P(c | h)``, labelled ``c`` and ``N(h, c)/N(h)``.
+    """One bar per digit of the code: ``ln P(c | h)``, labelled ``c`` and ``N(h, c)/N(h)``
+    (the takeaway says what the counts are, so each label stays short enough for a phone).
 
     The bars hang down from 0 (a log-probability is at most 0); the shorter a
     bar, the more the model expected that digit.
@@ -65,10 +71,8 @@ def digits_chart(lang: str) -> alt.LayerChart:
         ],
     )
     counts = (
-        base.transform_calculate(
-            label="'N(h, c)/N(h) = ' + datum.pair_count + '/' + datum.context_count"
-        )
+        base.transform_calculate(label="datum.pair_count + '/' + datum.context_count")
         .mark_text(baseline="bottom", dy=-4, fontSize=ANNOTATION_SIZE, color=INK)
         .encode(x=x, y=alt.datum(0), text="label:N")
     )
-    return titled(layered(bars, counts), text["title"])
+    return titled(layered(bars, counts), text["title"], takeaway=text["takeaway"])

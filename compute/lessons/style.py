@@ -36,6 +36,14 @@ ANNOTATION_SIZE = 11
 """Font size of a note on the plot: a label on a reference line or band."""
 VALUE_SIZE = 12
 """Font size of a value printed on the plot, such as the current point's number."""
+VALUE_CHAR_WIDTH = 0.56
+"""At least the advance, in em, of each character but ``%`` that a number is printed with
+(digits, point, comma, signs, the ``e`` of an exponent) in the shipped text face;
+tests/test_style.py checks it on the font."""
+PERCENT_WIDTH = 0.93
+"""At least the advance, in em, of ``%`` in the shipped text face."""
+CELL_PADDING = 3
+"""Pixels a heat-map cell keeps clear on each side of the value printed in it."""
 
 # --- Colours (Okabe–Ito) and strokes -----------------------------------------------
 
@@ -183,6 +191,89 @@ def mark_control(param: str, *, field: str | None = None, drag: bool = False) ->
     )
 
 
+# --- Heat maps --------------------------------------------------------------------------
+
+
+def _field(channel: alt.X | alt.Y) -> str:
+    encoding = channel.to_dict()
+    field = encoding.get("field") if isinstance(encoding, dict) else None
+    if not isinstance(field, str):
+        raise ValueError(f"a heat map's {type(channel).__name__} names a field, got {field!r}")
+    return field
+
+
+def cell_values(
+    cells: alt.Chart,
+    *,
+    x: alt.X,
+    y: alt.Y,
+    value: str,
+    value_format: str,
+    color: str = INK,
+    size: int = ANNOTATION_SIZE,
+) -> alt.Chart:
+    """The values of a heat map, each printed at its cell's centre only where the cell holds it.
+
+    A cell is the plot's width over the number of columns by its height over the number of
+    rows (both counted from the data), so the rule holds at whatever width the page gives the
+    chart, on a phone too, and inside side-by-side or stacked panels. A value is printed where
+    its text (``value_format``, a d3 format, at :data:`VALUE_CHAR_WIDTH` em a character,
+    :data:`PERCENT_WIDTH` for a per cent sign) and
+    :data:`CELL_PADDING` on each side fit across and a line fits down; elsewhere the cell
+    keeps its colour alone, and the chart should offer the numbers another way (its tooltip,
+    a table beside it).
+
+    Parameters
+    ----------
+    cells
+        The heat map's base chart: its data and transforms, one row per cell.
+    x, y
+        The heat map's encodings (on band scales): the fields they name are counted.
+    value
+        The field printed in each cell.
+    color
+        The text's colour: pick one that reads on every cell colour of the map.
+    """
+    across, down = _field(x), _field(y)
+    text = f"format(datum[{value!r}], {value_format!r})"
+    width = (
+        f"(length({text}) * {VALUE_CHAR_WIDTH * size:g} + "
+        f"(indexof({text}, '%') >= 0 ? {(PERCENT_WIDTH - VALUE_CHAR_WIDTH) * size:g} : 0))"
+    )
+    fits = (
+        f"item.mark.group.width / datum.heat_columns >= {width} + {2 * CELL_PADDING} && "
+        f"item.mark.group.height / datum.heat_rows >= {size + 2 * CELL_PADDING}"
+    )
+    values: alt.Chart = (
+        cells.transform_joinaggregate(
+            heat_columns=f"distinct({across})", heat_rows=f"distinct({down})"
+        )
+        .mark_text(fontSize=size, color=color, opacity=alt.ExprRef(f"{fits} ? 1 : 0"))
+        .encode(x=x, y=y, text=alt.Text(f"{value}:Q", format=value_format))
+    )
+    return values
+
+
+def heat_map(
+    cells: alt.Chart,
+    *,
+    x: alt.X,
+    y: alt.Y,
+    color: alt.Color,
+    value: str,
+    value_format: str,
+    tooltip: Sequence[alt.Tooltip] = (),
+    ink: str = INK,
+) -> alt.LayerChart:
+    """A heat map: one rectangle per row of ``cells``, coloured by ``color``, with its value
+    printed in it where the cell is large enough (:func:`cell_values`; ``ink`` colours it)."""
+    squares = cells.mark_rect(stroke="white", strokeWidth=1).encode(
+        x=x, y=y, color=color, tooltip=list(tooltip)
+    )
+    values = cell_values(cells, x=x, y=y, value=value, value_format=value_format, color=ink)
+    return layered(squares, values)
+
+
 # --- Layers, size and title ----------------------------------------------------------------
 
 
@@ -211,7 +302,27 @@ def fixed_width(chart: Sized) -> Sized:
     For a chart whose shape matters (a square ROC plot); keep it narrow enough for a phone
     (about 300 pixels with its axes). The engine reads the mark from the spec's ``usermeta``.
     """
-    return chart.properties(usermeta={FIXED_WIDTH: True})
+    meta = chart.usermeta if isinstance(chart.usermeta, dict) else {}
+    return chart.properties(usermeta={**meta, FIXED_WIDTH: True})
+
+
+NARROW = "narrow"
+"""The ``usermeta`` key of :func:`on_narrow_screens` (``privacy_explorer.charts``)."""
+
+
+def on_narrow_screens(chart: Sized, narrow: alt.TopLevelMixin) -> Sized:
+    """``chart``, drawn as ``narrow`` instead wherever it is wider than its box (a phone).
+
+    For a chart that cannot shrink to a phone without becoming unreadable (a 14 × 14 map):
+    ``narrow`` says the same in another shape (the current row and column, say). It reads
+    the same named datasets and declares the same params, which the page keeps equal to the
+    controls; the static picture and print show ``chart``. The engine finds ``narrow`` in the
+    spec's ``usermeta``.
+    """
+    layout = narrow.to_dict()
+    layout.pop("$schema", None)
+    meta = chart.usermeta if isinstance(chart.usermeta, dict) else {}
+    return chart.properties(usermeta={**meta, NARROW: layout})
 
 
 def titled(

@@ -698,8 +698,9 @@
 
   var NARROWEST_PANEL = 160;
 
-  function textInLines(text, lines) {
-    if (typeof text !== "string" || lines < 2) return null;
+  function inLines(text, lines) {
+    if (Array.isArray(text)) text = text.join(" ");
+    if (typeof text !== "string") return null;
     var words = text.split(" ");
     if (words.length < lines) return null;
     var each = Math.ceil(text.length / lines);
@@ -714,14 +715,37 @@
 
   function titleInLines(title, lines, subtitleLines) {
     var object = typeof title === "object" && title !== null && !Array.isArray(title);
-    var text = textInLines(object ? title.text : title, lines);
-    var subtitle = object ? textInLines(title.subtitle, subtitleLines) : null;
-    if (!text && !subtitle) return null;
-    if (!object) return text;
+    if (!object) return lines > 1 ? inLines(title, lines) : null;
     var copy = JSON.parse(JSON.stringify(title));
+    var text = lines > 1 ? inLines(copy.text, lines) : null;
+    var subtitle = subtitleLines > 1 ? inLines(copy.subtitle, subtitleLines) : null;
     if (text) copy.text = text;
     if (subtitle) copy.subtitle = subtitle;
-    return copy;
+    return text || subtitle ? copy : null;
+  }
+
+  function linesToFit(holder, role, box) {
+    var left = holder.getBoundingClientRect().left;
+    var needed = 0;
+    holder.querySelectorAll(".role-" + role + " text").forEach(function (text) {
+      if (text.closest(".role-scope")) return;
+      var drawn = text.getBoundingClientRect();
+      var from = drawn.left - left;
+      var to = drawn.right - left;
+      if (from >= -0.5 && to <= box + 0.5) return;
+      var anchor = text.getAttribute("text-anchor");
+      var middle = (from + to) / 2;
+      var room = anchor === "middle" ? 2 * Math.min(middle, box - middle)
+        : anchor === "end" ? Math.min(to, box) : box - Math.max(from, 0);
+      var lines = Math.max(1, text.querySelectorAll("tspan").length);
+      needed = Math.max(needed, Math.ceil(lines * drawn.width / Math.max(room, box / 2)));
+    });
+    return needed;
+  }
+
+  function overflows(holder, box) {
+    return holder.scrollWidth > box || reach(holder, "legend") > box + 0.5 ||
+      linesToFit(holder, "title-text", box) > 0 || linesToFit(holder, "title-subtitle", box) > 0;
   }
 
   function reach(holder, role) {
@@ -743,21 +767,17 @@
       ownRowLabels(fitted.vconcat);
       changed = true;
     }
-    var title = reach(holder, "title");
-    if (title > box && fitted.title) {
-      var needed = function (part) {
-        var wide = reach(holder, part);
-        return wide > box ? Math.ceil(wide / box) + (fitted.wrappedTitle || 0) : 1;
-      };
-      var lines = titleInLines(fitted.title, needed("title-text"), needed("title-subtitle"));
-      if (lines) {
-        fitted.title = lines;
-        fitted.wrappedTitle = (fitted.wrappedTitle || 0) + 1; // dropped below, before embedding
-        changed = true;
-      }
+    var lines = linesToFit(holder, "title-text", box);
+    var subtitleLines = linesToFit(holder, "title-subtitle", box);
+    var title = fitted.title && (lines || subtitleLines)
+      ? titleInLines(fitted.title, lines, subtitleLines) : null;
+    if (title) {
+      fitted.title = title;
+      changed = true;
     }
     if (reach(holder, "legend") > box && wrapLegends(fitted)) changed = true;
     if (changed) return fitted;
+    if (overflow <= 0) return null; // the texts above could not be made to fit: nothing more
     var narrowed = false;
     (fitted.vconcat || []).forEach(function (panel) {
       if (typeof panel.width !== "number" || panel.width <= NARROWEST_PANEL) return;
@@ -783,17 +803,28 @@
 
   function fitToBox(holder, target, spec, result, tries) {
     var box = target.clientWidth;
-    var tooWide = holder.scrollWidth > box || reach(holder, "title") > box ||
-      reach(holder, "legend") > box;
-    var fitted = tooWide && tries > 0 ? fittedPanels(spec, holder, box) : null;
+    var fitted = tries > 0 && overflows(holder, box) ? fittedPanels(spec, holder, box) : null;
     if (!fitted) return result;
     result.finalize();
     holder.replaceChildren();
     target.classList.add("is-refitted");
-    var drawn = JSON.parse(JSON.stringify(fitted));
-    delete drawn.wrappedTitle;
-    return window.vegaEmbed(holder, drawn, { actions: false, renderer: "svg" })
+    return window.vegaEmbed(holder, JSON.parse(JSON.stringify(fitted)), { actions: false, renderer: "svg" })
       .then(function (again) { return fitToBox(holder, target, fitted, again, tries - 1); });
+  }
+
+  function inNarrowLayout(holder, target, spec, result) {
+    var narrow = spec.usermeta && spec.usermeta.narrow;
+    if (!narrow || holder.scrollWidth <= target.clientWidth) {
+      return Promise.resolve({ spec: spec, result: result });
+    }
+    var layout = JSON.parse(JSON.stringify(narrow));
+    layout.datasets = spec.datasets;
+    result.finalize();
+    holder.replaceChildren();
+    target.classList.remove("is-fixed");
+    ["tabindex", "role", "aria-label"].forEach(function (name) { target.removeAttribute(name); });
+    return window.vegaEmbed(holder, layout, { actions: false, renderer: "svg" })
+      .then(function (again) { return { spec: layout, result: again }; });
   }
 
   Lesson.prototype.embedCharts = function () {
@@ -817,7 +848,10 @@
       self.keepDefaultRows(name, spec);
       return window.vegaEmbed(holder, spec, { actions: false, renderer: "svg" })
         .then(function (result) {
-          return fitToBox(holder, target, spec, result, FIT_STEPS);
+          return inNarrowLayout(holder, target, spec, result);
+        })
+        .then(function (drawn) {
+          return fitToBox(holder, target, drawn.spec, drawn.result, FIT_STEPS);
         })
         .then(function (result) {
           self.views[name] = result.view;
