@@ -85,17 +85,6 @@ def slug_of(path: str) -> str:
     return path.rsplit("/", 1)[-1].removesuffix(".html")
 
 
-CHART_TEXT_PENDING_ELSEWHERE = frozenset(
-    path
-    for slug in ("05-synthetic-data-audit",)
-    for lang in LANGUAGES
-    for path in (f"{PREFIX[lang]}{slug}.html", f"{PREFIX[lang]}embed/{slug}.html")
-)
-"""Pages whose chart text a phone still cuts or overprints, pending their lesson's own branch
-(lesson 05's utility chart): the phone pass skips only its chart-text check on them. The lead
-empties this set when the branches merge."""
-
-
 def test_the_passes_cover_every_page_of_the_site(course_site: tuple[Path, BuildReport]):
     folder, report = course_site
     built = sorted(path.relative_to(folder).as_posix() for path in folder.rglob("*.html"))
@@ -422,8 +411,7 @@ def test_every_page_on_a_phone(browser: Browser, course_site: tuple[Path, BuildR
     try:
         charts = check_layout(page, f"{path} at {PHONE['width']} px")
         check_formulas_use_shipped_faces(page, path)
-        if path not in CHART_TEXT_PENDING_ELSEWHERE:
-            check_chart_text(page, f"{path} at {PHONE['width']} px")
+        check_chart_text(page, f"{path} at {PHONE['width']} px")
         targets = check_targets(page, f"{path} at {PHONE['width']} px")
         assert targets > 0, f"{path}: no target measured"
         figures = page.locator("figure[data-chart]").count()
