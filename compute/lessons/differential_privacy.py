@@ -753,7 +753,7 @@ READOUTS: tuple[Readout, ...] = (
         for name in COUNTED_READOUTS
     ),
     Readout("sensitivity", {"ko": "민감도 Δ", "en": "Sensitivity Δ"}, ".4g"),
-    Readout("scale", {"ko": "Laplace 척도 b", "en": "Laplace scale b"}, ".4g"),
+    Readout("scale", {"ko": "라플라스 척도 b", "en": "Laplace scale b"}, ".4g"),
     Readout("epsilon", {"ko": "질의당 예산 ε", "en": "Budget per query ε"}, ".4g"),
     Readout(
         "neighbour_epsilon",
@@ -762,7 +762,7 @@ READOUTS: tuple[Readout, ...] = (
     ),
     Readout(
         "neighbour_scale",
-        {"ko": "이웃한 ε에서의 Laplace 척도 b", "en": "Laplace scale b at the neighbouring ε"},
+        {"ko": "이웃한 ε에서의 라플라스 척도 b", "en": "Laplace scale b at the neighbouring ε"},
         ".4g",
     ),
     Readout(
@@ -1371,7 +1371,7 @@ CHARTS: tuple[Chart, ...] = (
         sampled_histogram_chart,
         {
             "ko": f"D에서 뽑은 공개값 {SAMPLED_RELEASES:,}개의 히스토그램을 확률 밀도로 나타내고, "
-            "그 위에 같은 메커니즘의 정확한 Laplace 밀도를 선으로 겹쳐 그린다.",
+            "그 위에 같은 메커니즘의 정확한 라플라스 밀도를 선으로 겹쳐 그린다.",
             "en": f"A histogram of {SAMPLED_RELEASES:,} releases sampled on D, drawn as a "
             "density, with the mechanism's exact Laplace density as a line over it.",
         },
