@@ -48,6 +48,17 @@ def by_turns(name: str, values: Sequence[str]) -> pytest.MarkDecorator:
     return pytest.mark.parametrize((name, "site"), pairs, indirect=["site"])
 
 
+def on_one_transport(transport: str) -> pytest.MarkDecorator:
+    """Run a test over ``transport`` alone (``"file"`` or ``"http"``), not both.
+
+    For a test of what a loaded page does that has no parameter to take turns over (see
+    :func:`by_turns`): the transport cannot change it, so one run checks all of it. Spread
+    the tests over both transports, so that each still meets file:// and http.
+    """
+    assert transport in TRANSPORTS, transport
+    return pytest.mark.parametrize("site", [transport], indirect=True)
+
+
 State = dict[str, int]
 """A grid point as value indices by parameter name, as the page keys it."""
 

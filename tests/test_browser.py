@@ -9,7 +9,16 @@ data the build wrote, and the lesson module's own ``compute()`` run here.
 from __future__ import annotations
 
 import pytest
-from lessonpage import PREFIX, READY, TIMEOUT_MS, LessonPage, Site, open_page, settle
+from lessonpage import (
+    PREFIX,
+    READY,
+    TIMEOUT_MS,
+    LessonPage,
+    Site,
+    on_one_transport,
+    open_page,
+    settle,
+)
 from playwright.sync_api import Browser, BrowserContext
 
 from privacy_explorer.compute.lessons import differential_privacy as dp
@@ -42,6 +51,7 @@ STEPS: list[tuple[str, str, int]] = [
 
 
 @pytest.mark.browser
+@on_one_transport("file")
 def test_controls_switch_charts_and_readouts_to_precomputed_points(
     context: BrowserContext, site: Site
 ):

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 import yaml
-from lessonpage import PREFIX, READY, Site, by_turns, open_page
+from lessonpage import PREFIX, READY, Site, by_turns, on_one_transport, open_page
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize
 
 from privacy_explorer.build import BuildReport
@@ -178,6 +178,7 @@ def test_one_polite_region_says_what_a_control_changed(
 
 
 @pytest.mark.browser
+@on_one_transport("http")
 def test_the_announcement_names_the_readouts_marked_announce(context: BrowserContext, site: Site):
     lang = LANGUAGES[-1]
     page, watch = open_page(context, site, f"{PREFIX[lang]}{LICENCES}.html")
@@ -192,6 +193,7 @@ def test_the_announcement_names_the_readouts_marked_announce(context: BrowserCon
 
 
 @pytest.mark.browser
+@on_one_transport("file")
 def test_print_shows_the_current_setting_with_its_live_charts(context: BrowserContext, site: Site):
     lang = LANGUAGES[0]
     page, watch = open_page(

@@ -26,8 +26,8 @@ SEED = 14
 """Issue 14: the fuzz is the same on every run, so a failure can be replayed."""
 HASHES_PER_PAGE = 300
 FRESH_LOADS = (0, 1, 3, 4, 8)
-"""Which of the fixed hostile hashes the pages are also opened with (two per page, by turns:
-:func:`fresh_loads`): the runtime's first reading, on load, before any hashchange."""
+"""Which of the fixed hostile hashes the pages are also opened with (one per page, by turns:
+:func:`fresh_load`): the runtime's first reading, on load, before any hashchange."""
 HASH_LIMIT = 8192
 """The runtime reads this many characters of a hash at most (explorer.js, ``HASH_LIMIT``)."""
 
@@ -254,14 +254,18 @@ def check_shown(
 def test_any_hash_is_read_safely_and_a_valid_one_round_trips_on_every_lesson(
     context: BrowserContext, course_site: tuple[Path, BuildReport], site_server: str, path: str
 ):
-    """Every lesson page: a seeded fuzz of hostile hashes, a few pages opened at one, and a
-    valid hash that opens its state, follows a control and opens again as the page wrote it."""
+    """Every lesson page: a seeded fuzz of hostile hashes, then a valid hash that sets its
+    state, follows a control and opens again as the page wrote it, and the page opened once
+    at a hostile hash. Three loads a page; over file:// or http by turns (each lesson gets
+    both), since hashes read the same either way."""
     folder, report = course_site
     assert path in lesson_pages(report)
     number = LESSONS.index(path)
-    on_disk = Site(base=folder.as_uri() + "/", folder=folder)  # hashes read the same over http
+    on_disk = Site(base=folder.as_uri() + "/", folder=folder)
+    served = Site(base=site_server, folder=folder)
+    site = served if (number // 2 + number) % 2 else on_disk
     rng = random.Random(f"{SEED}:{path}")  # one seeded fuzz per page, each test on its own
-    page, watch = open_page(context, on_disk, path)
+    page, watch = open_page(context, site, path)
     page.wait_for_selector(READY, state="attached")
     params = page.evaluate("() => window.explorerLesson.params")
     hashes = hostile_hashes(rng, params)
@@ -270,26 +274,26 @@ def test_any_hash_is_read_safely_and_a_valid_one_round_trips_on_every_lesson(
     for at, (hash_, after) in enumerate(zip(hashes, shown[1:], strict=True)):
         current = check_shown(params, after, f"{path} hash {at} {hash_[:80]!r}", current)
     watch.assert_clean(f"{path} after {len(hashes)} hashes")
+
+    # A valid hash round trips: set on the same page, a control moved, the page reopened.
+    round_trip(page, context, site, path, params, rng)
+    watch.assert_clean(path)
     page.close()
 
     # The first reading, on load: the page opens at a hostile hash and still comes alive.
-    for fixed in fresh_loads(number):
-        page, watch = open_page(context, on_disk, f"{path}#{hashes[fixed]}")
-        page.wait_for_selector(READY, state="attached")
-        opened = page.evaluate(APPLY_HASHES, {"hashes": [], "redrawEvery": 1})[0]
-        check_shown(params, opened, f"{path} opened at {fixed}")
-        watch.assert_clean(f"{path} opened at hash {fixed}")
-        page.close()
-
-    # A valid hash round trips, over file:// or http by turns (each lesson gets both).
-    served = Site(base=site_server, folder=folder)
-    round_trip(context, served if (number // 2 + number) % 2 else on_disk, path, params, rng)
+    fixed = fresh_load(number)
+    page, watch = open_page(context, site, f"{path}#{hashes[fixed]}")
+    page.wait_for_selector(READY, state="attached")
+    opened = page.evaluate(APPLY_HASHES, {"hashes": [], "redrawEvery": 1})[0]
+    check_shown(params, opened, f"{path} opened at {fixed}")
+    watch.assert_clean(f"{path} opened at hash {fixed}")
+    page.close()
 
 
-def fresh_loads(number: int) -> list[int]:
-    """Which fixed hostile hashes the ``number``-th lesson page is opened at: two of
-    :data:`FRESH_LOADS` by turns, so that across the pages each is opened at four times."""
-    return [FRESH_LOADS[number % len(FRESH_LOADS)], FRESH_LOADS[(number + 1) % len(FRESH_LOADS)]]
+def fresh_load(number: int) -> int:
+    """Which fixed hostile hash the ``number``-th lesson page is opened at: each of
+    :data:`FRESH_LOADS` by turns, so that across the pages each is opened at twice or more."""
+    return FRESH_LOADS[number % len(FRESH_LOADS)]
 
 
 def valid_hash(rng: random.Random, params: Params) -> tuple[str, dict[str, int]]:
@@ -305,13 +309,21 @@ def read_point(page: Page) -> str:
 
 
 def round_trip(
-    context: BrowserContext, site: Site, path: str, params: Params, rng: random.Random
+    page: Page,
+    context: BrowserContext,
+    site: Site,
+    path: str,
+    params: Params,
+    rng: random.Random,
 ) -> None:
-    """Open at a random valid state, move a control, and reopen at the hash the page wrote."""
+    """Set a random valid state (pairs in random order) as a learner's edited link would, move
+    a control, and reopen the page at the hash it wrote: on load it shows that state."""
     hash_, state = valid_hash(rng, params)
-    page, watch = open_page(context, site, f"{path}#{hash_}")
-    page.wait_for_selector(READY, state="attached")
     key = "-".join(str(state[p["name"]]) for p in params)
+    page.evaluate("hash => { window.location.hash = hash; }", hash_)
+    page.wait_for_function(
+        "key => document.querySelector('article[data-lesson]').dataset.point === key", arg=key
+    )
     assert read_point(page) == key, f"{path}#{hash_}"
 
     # Move the first control to another value; the page writes every setting in the hash.
@@ -334,11 +346,9 @@ def round_trip(
     written = page.evaluate("window.location.hash")
     assert expected_state(params, written) == state, written
     assert len(written.removeprefix("#").split("&")) == len(params), written
-    watch.assert_clean(path)
-    page.close()
 
-    page, watch = open_page(context, site, f"{path}{written}")
-    page.wait_for_selector(READY, state="attached")
-    assert read_point(page) == key, f"{path}{written}"
+    reopened, watch = open_page(context, site, f"{path}{written}")
+    reopened.wait_for_selector(READY, state="attached")
+    assert read_point(reopened) == key, f"{path}{written}"
     watch.assert_clean(f"{path}{written}")
-    page.close()
+    reopened.close()

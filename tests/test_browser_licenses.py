@@ -275,7 +275,7 @@ def announced(page: Page, key: str) -> str:
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("lang", LANGUAGES)
+@by_turns("lang", LANGUAGES)
 def test_what_changed_compares_the_two_settings_as_evaluate_does(
     context: BrowserContext, site: Site, lang: str
 ):

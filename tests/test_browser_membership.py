@@ -10,7 +10,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from lessonpage import CHART_TEXT_CLASHES, TIMEOUT_MS, LessonPage, Site, by_turns, touch_drag
+from lessonpage import (
+    CHART_TEXT_CLASHES,
+    TIMEOUT_MS,
+    LessonPage,
+    Site,
+    by_turns,
+    on_one_transport,
+    touch_drag,
+)
 from playwright.sync_api import Browser, BrowserContext, Page
 from test_browser_accessibility import PHONE, WIDE
 
@@ -84,6 +92,7 @@ def test_controls_move_every_chart_and_the_highlighted_epoch(
 
 
 @pytest.mark.browser
+@on_one_transport("file")
 def test_drive_redraws_exactly_the_charts_that_change(context: BrowserContext, site: Site):
     lang = LANGUAGES[0]
     page, watch = MI.open(context, site, lang)
@@ -112,6 +121,7 @@ def test_a_shared_hash_opens_that_point(context: BrowserContext, site: Site):
 
 
 @pytest.mark.browser
+@on_one_transport("http")
 def test_every_point_of_the_page_data_matches_compute(context: BrowserContext, site: Site):
     for lang in LANGUAGES:
         page, watch = MI.open(context, site, lang)

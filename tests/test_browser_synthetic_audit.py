@@ -22,6 +22,7 @@ from lessonpage import (
     Watch,
     built_results,
     by_turns,
+    on_one_transport,
     open_page,
 )
 from playwright.sync_api import Browser, BrowserContext, Page
@@ -168,6 +169,7 @@ def test_a_shared_hash_opens_that_point(context: BrowserContext, site: Site):
 
 
 @pytest.mark.browser
+@on_one_transport("http")
 def test_a_tap_on_a_candidate_makes_it_the_target_in_an_embed_page_on_a_phone(
     browser: Browser, site: Site
 ):
@@ -191,6 +193,7 @@ def test_a_tap_on_a_candidate_makes_it_the_target_in_an_embed_page_on_a_phone(
 
 
 @pytest.mark.browser
+@on_one_transport("file")
 def test_every_point_of_the_page_data_matches_compute(context: BrowserContext, site: Site):
     for lang in LANGUAGES:
         page, watch = AUDIT.open(context, site, lang)
@@ -204,6 +207,7 @@ def test_every_point_of_the_page_data_matches_compute(context: BrowserContext, s
 
 
 @pytest.mark.browser
+@on_one_transport("http")
 def test_the_whole_lesson_tables_show_the_summary(context: BrowserContext, site: Site):
     lang = LANGUAGES[0]
     page, watch = AUDIT.open(context, site, lang)

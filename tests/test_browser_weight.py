@@ -14,7 +14,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lessonpage import MOVE_CONTROL, PREFIX, READY, TIMEOUT_MS, Site, by_turns, open_page, settle
+from lessonpage import (
+    MOVE_CONTROL,
+    PREFIX,
+    READY,
+    TIMEOUT_MS,
+    Site,
+    by_turns,
+    on_one_transport,
+    open_page,
+    settle,
+)
 from playwright.sync_api import BrowserContext
 
 from privacy_explorer import weight
@@ -65,6 +75,7 @@ def lesson_pages(report: BuildReport) -> list[str]:
 
 
 @pytest.mark.browser
+@on_one_transport("http")
 def test_ten_control_changes_update_every_chart_in_place(
     context: BrowserContext, site: Site, course_site: tuple[Path, BuildReport]
 ):
@@ -119,6 +130,7 @@ CHART_INPUTS = """() => {
 
 
 @pytest.mark.browser
+@on_one_transport("file")
 def test_a_chart_runs_only_when_its_rows_or_signals_change(
     context: BrowserContext, site: Site, course_site: tuple[Path, BuildReport]
 ):
