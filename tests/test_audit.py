@@ -90,9 +90,58 @@ def test_housing_defaults_give_the_published_gen_lra_and_dcr_auc():
     assert result.preprocessing.scaler_fitted_on == "synthetic"
 
 
-def test_the_command_writes_the_three_outputs_with_the_documented_shape(tmp_path):
-    out = tmp_path / "report"
-    result = invoke(*housing_args(out, "--lang", "en"))
+# The README's example is the full housing audit (every attack, --lang en): it runs once, and the
+# tests of its outputs and of the README read the same folder.
+HOUSING_AUDIT = pytest.mark.xdist_group("audit-housing-full")
+INPUT_OPTIONS = ("--members", "--nonmembers", "--reference", "--synthetic")
+
+
+def readme_audit_args() -> list[str]:
+    """The README's ``explorer audit`` example, as its words (run from the repository)."""
+    readme = (REPO / "README.md").read_text("utf-8")
+    section = readme.split("## Audit your own synthetic data", 1)[1]
+    block = section.split("```sh", 1)[1].split("```", 1)[0]
+    command = " ".join(line.rstrip("\\").strip() for line in block.strip().splitlines())
+    return shlex.split(command)
+
+
+def same_audit(args: list[str], other: list[str]) -> bool:
+    """Whether two ``audit`` argument lists ask for one audit: the same options in the same
+    order, the same input files (relative ones taken from the repository), any ``--out``."""
+
+    def meant(words: list[str]) -> list[str]:
+        return [
+            "OUT"
+            if before == "--out"
+            else str((REPO / word).resolve())
+            if before in INPUT_OPTIONS
+            else word
+            for before, word in zip(["", *words], words, strict=False)
+        ]
+
+    return meant(args) == meant(other)
+
+
+@pytest.fixture(scope="module")
+def readme_audit(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], Path, Result]:
+    """The README's example run as written, from the repository folder, into a temporary --out:
+    its words, that folder and the result."""
+    args = readme_audit_args()
+    out = args.index("--out") + 1
+    args[out] = str(tmp_path_factory.mktemp("readme") / args[out])
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(REPO)
+        result = CliRunner().invoke(cli, args[1:], prog_name="explorer")
+    return args, Path(args[out]), result
+
+
+@HOUSING_AUDIT
+def test_the_command_writes_the_three_outputs_with_the_documented_shape(tmp_path, readme_audit):
+    args, out, result = readme_audit
+    if not same_audit(args[1:], ["audit", *housing_args(tmp_path / "report", "--lang", "en")]):
+        # The README shows another audit now: this one runs on its own.
+        out = tmp_path / "report"
+        result = invoke(*housing_args(out, "--lang", "en"))
     assert result.exit_code == 0, result.output
     assert sorted(path.name for path in out.iterdir()) == sorted(
         [MARKER, "report.html", "results.json", "scores.csv"]
@@ -151,19 +200,36 @@ def test_several_k_give_one_gen_lra_result_each(tmp_path):
     assert summary["settings"]["k"] == [5, 20]
 
 
-def test_two_audits_of_the_same_inputs_are_byte_identical(tmp_path, monkeypatch):
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # the report's date
-    for name in ("a", "b"):
-        assert invoke(*housing_args(tmp_path / name, "--attacks", FAST)).exit_code == 0
+# Two audits of the housing files with the quick attacks and no --lang, run once for the tests
+# of their outputs (they only read the two folders).
+FAST_AUDITS = pytest.mark.xdist_group("audit-housing-fast")
+
+
+@pytest.fixture(scope="module")
+def fast_audits(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[int]]:
+    """A folder holding ``a`` and ``b``, two audits of the same inputs, and their exit codes."""
+    folder = tmp_path_factory.mktemp("fast")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # the report's date
+        codes = [
+            invoke(*housing_args(folder / name, "--attacks", FAST)).exit_code for name in ("a", "b")
+        ]
+    return folder, codes
+
+
+@FAST_AUDITS
+def test_two_audits_of_the_same_inputs_are_byte_identical(fast_audits):
+    folder, codes = fast_audits
+    assert codes == [0, 0]
     for output in ("report.html", "results.json", "scores.csv"):
-        assert (tmp_path / "a" / output).read_bytes() == (tmp_path / "b" / output).read_bytes(), (
-            output
-        )
+        assert (folder / "a" / output).read_bytes() == (folder / "b" / output).read_bytes(), output
 
 
-def test_the_korean_report_is_the_default(tmp_path):
-    assert invoke(*housing_args(tmp_path / "out", "--attacks", FAST)).exit_code == 0
-    report = (tmp_path / "out" / "report.html").read_text("utf-8")
+@FAST_AUDITS
+def test_the_korean_report_is_the_default(fast_audits):
+    folder, codes = fast_audits  # neither audit was given --lang
+    assert codes[0] == 0
+    report = (folder / "a" / "report.html").read_text("utf-8")
     assert '<html lang="ko">' in report and "가장 많이 노출된 멤버" in report
 
 
@@ -505,11 +571,20 @@ def test_an_output_folder_with_other_files_is_refused_unless_forced(tmp_path):
     assert (out / "report.html").is_file()
 
 
-def test_a_folder_an_earlier_audit_wrote_is_reused(tmp_path):
+def test_a_folder_an_earlier_audit_wrote_is_reused_until_the_user_edits_an_output(tmp_path):
     out = tmp_path / "out"
     assert invoke(*housing_args(out, "--attacks", "dcr")).exit_code == 0
+    listed = json.loads((out / MARKER).read_text("utf-8"))["files"]
+    assert sorted(listed) == ["report.html", "results.json", "scores.csv"]
     assert invoke(*housing_args(out, "--attacks", "dcr", "--lang", "en")).exit_code == 0
     assert '<html lang="en">' in (out / "report.html").read_text("utf-8")
+    # An audit output edited by the user is no longer ours.
+    listed = json.loads((out / MARKER).read_text("utf-8"))["files"]
+    assert sorted(listed) == ["report.html", "results.json", "scores.csv"]
+    (out / "results.json").write_text("{}\n", "utf-8")  # the user's own edit
+    assert invoke(*housing_args(out, "--attacks", "dcr")).exit_code == 2
+    assert invoke(*housing_args(out, "--attacks", "dcr", "--force")).exit_code == 2
+    assert (out / "results.json").read_text("utf-8") == "{}\n"
 
 
 def test_a_report_named_like_ours_but_not_written_by_us_is_protected(tmp_path):
@@ -533,19 +608,14 @@ def test_library_results_json_and_scores_table_match_the_command(tmp_path):
 # The README's example
 
 
-def test_the_readme_audit_example_runs(tmp_path, monkeypatch):
+@HOUSING_AUDIT
+def test_the_readme_audit_example_runs(readme_audit):
     readme = (REPO / "README.md").read_text("utf-8")
     section = readme.split("## Audit your own synthetic data", 1)[1]
-    block = section.split("```sh", 1)[1].split("```", 1)[0]
-    command = " ".join(line.rstrip("\\").strip() for line in block.strip().splitlines())
-    args = shlex.split(command)
+    args, out, result = readme_audit  # run as the README writes it, from the repository
     assert args[:2] == [".venv/bin/explorer", "audit"]
-    monkeypatch.chdir(REPO)
-    out = args.index("--out") + 1
-    args[out] = str(tmp_path / args[out])
-    result = CliRunner().invoke(cli, args[1:], prog_name="explorer")
     assert result.exit_code == 0, result.output
-    assert (Path(args[out]) / "report.html").is_file()
+    assert (out / "report.html").is_file()
     printed = section.split("the first two lines of the table are", 1)[1].split("```", 2)[1]
     for line in printed.strip().splitlines():
         assert line in result.output.splitlines(), line
@@ -782,17 +852,6 @@ def test_force_never_replaces_a_file_an_earlier_audit_did_not_write(tmp_path):
     )
     assert (out / "report.html").read_text("utf-8") == "someone else's report"
     assert (out / "scores.csv").read_text("utf-8") == "my scores\n"
-
-
-def test_an_audit_output_edited_by_the_user_is_no_longer_ours(tmp_path):
-    out = tmp_path / "out"
-    assert invoke(*housing_args(out, "--attacks", "dcr")).exit_code == 0
-    listed = json.loads((out / MARKER).read_text("utf-8"))["files"]
-    assert sorted(listed) == ["report.html", "results.json", "scores.csv"]
-    (out / "results.json").write_text("{}\n", "utf-8")  # the user's own edit
-    assert invoke(*housing_args(out, "--attacks", "dcr")).exit_code == 2
-    assert invoke(*housing_args(out, "--attacks", "dcr", "--force")).exit_code == 2
-    assert (out / "results.json").read_text("utf-8") == "{}\n"
 
 
 def _pack(path: Path, ending: str) -> Path:

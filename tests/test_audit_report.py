@@ -318,10 +318,21 @@ def lessons_named(report: str) -> list[str]:
 COURSE = "https://course.example/privacy/"
 
 
-def test_the_first_screen_holds_the_verdict_findings_and_provenance(housing, monkeypatch):
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
-    report = render_report(housing, "en", versions={})
-    screen = first_screen(report)
+# The English report of the housing audit, rendered once for the tests that read it.
+HOUSING_REPORT = pytest.mark.xdist_group("audit-housing-report")
+
+
+@pytest.fixture(scope="module")
+def housing_en(housing: AuditResult) -> str:
+    """``render_report(housing, "en", versions={})``, written on 2023-11-14 22:13 UTC."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+        return render_report(housing, "en", versions={})
+
+
+@HOUSING_REPORT
+def test_the_first_screen_holds_the_verdict_findings_and_provenance(housing, housing_en):
+    screen = first_screen(housing_en)
     verdict = housing.leak_test.verdict
     assert verdict.leak_detected and 'data-verdict="leak"' in screen
     assert f"family-wise p = {verdict.p_value:.3g} ≤ α = 0.05" in screen
@@ -354,8 +365,11 @@ def test_the_verdict_on_the_page_is_the_verdict_layers_own(housing):
     assert "Do not publish" not in screen and "No leak was shown" in screen
 
 
-def test_a_leak_is_answered_with_dp_at_a_stated_epsilon_fewer_epochs_and_more_nonmembers(housing):
-    screen = first_screen(render_report(housing, "en", versions={}))
+@HOUSING_REPORT
+def test_a_leak_is_answered_with_dp_at_a_stated_epsilon_fewer_epochs_and_more_nonmembers(
+    housing, housing_en
+):
+    screen = first_screen(housing_en)
     tpr = 100 * tpr_bound(0.001, ADVICE_EPSILON)
     assert (
         f"Train the generator with differential privacy at a stated ε: at ε = 1, for example, "
