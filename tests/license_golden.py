@@ -19,18 +19,23 @@ the same verdicts always give the same bytes.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 import sys
+from collections.abc import Hashable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from privacy_explorer.compute.licensing import Verdict
 
 REPO = Path(__file__).resolve().parent.parent
 GOLDEN = REPO / "tests" / "golden" / "license_verdicts.json.gz"
 REFRESH = ".venv/bin/python tests/license_golden.py"
 
 
-def _point_key(point: dict[str, Any]) -> str:
+def _point_key(point: Mapping[str, Any]) -> str:
     flags = (
         "commercial" if point["commercial"] else "private",
         "share" if point["share"] else "keep",
@@ -55,24 +60,49 @@ def every_point() -> list[dict[str, Any]]:
     return [*GRID, *merges]
 
 
-def verdict_table() -> dict[str, Any]:
-    """Every grid point's verdict, in the compact form the golden file stores."""
+@functools.cache
+def verdicts() -> dict[str, Verdict]:
+    """evaluate() at every point of :func:`every_point`, by point key: computed once a test
+    process, for the tests that compare something with the verdict at every grid point (the
+    golden file, the page data, the verdict map). evaluate() is a pure function, so its answer
+    at a point is the same whether it is asked once or once a test."""
     from privacy_explorer.compute.licensing import evaluate
 
-    reasons: dict[str, int] = {}
-    conditions: dict[str, int] = {}
+    return {_point_key(point): evaluate(**point) for point in every_point()}
 
-    def number(table: dict[str, int], item: Any) -> int:
-        return table.setdefault(json.dumps(item, ensure_ascii=False, sort_keys=True), len(table))
 
-    verdicts = {}
+def verdict_at(point: Mapping[str, Any]) -> Verdict:
+    """evaluate(**point) for a point of :func:`every_point` (a KeyError for any other point;
+    ``over_700m_users`` may be left out when it is false)."""
+    return verdicts()[_point_key(point)]
+
+
+def verdict_table() -> dict[str, Any]:
+    """Every grid point's verdict, in the compact form the golden file stores."""
+    reasons: dict[Hashable, tuple[int, str]] = {}
+    conditions: dict[Hashable, tuple[int, str]] = {}
+
+    def number(table: dict[Hashable, tuple[int, str]], key: Hashable, item: Any) -> int:
+        """The number of ``item`` (known by ``key``) in ``table``: its JSON is written once."""
+        if key not in table:
+            table[key] = (len(table), json.dumps(item, ensure_ascii=False, sort_keys=True))
+        return table[key][0]
+
+    table = {}
     for point in every_point():
-        verdict = evaluate(**point)
-        verdicts[_point_key(point)] = {
+        verdict = verdict_at(point)
+        table[_point_key(point)] = {
             "status": verdict.status,
-            "conditions": [number(conditions, [c.code, list(c.parts)]) for c in verdict.conditions],
+            "conditions": [
+                number(conditions, (c.code, c.parts), [c.code, list(c.parts)])
+                for c in verdict.conditions
+            ],
             "reasons": [
-                number(reasons, [r.status, r.rule, list(r.parts), dict(r.text)])
+                number(
+                    reasons,
+                    (r.status, r.rule, r.parts, tuple(sorted(r.text.items()))),
+                    [r.status, r.rule, list(r.parts), dict(r.text)],
+                )
                 for r in verdict.reasons
             ],
             "adaptation_licenses": list(verdict.adaptation_licenses),
@@ -80,9 +110,9 @@ def verdict_table() -> dict[str, Any]:
         }
     return {
         "refresh": REFRESH,
-        "conditions": [json.loads(item) for item in conditions],
-        "reasons": [json.loads(item) for item in reasons],
-        "verdicts": verdicts,
+        "conditions": [json.loads(item) for _, item in conditions.values()],
+        "reasons": [json.loads(item) for _, item in reasons.values()],
+        "verdicts": table,
     }
 
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import license_golden
 import pytest
 from markupsafe import escape
 
@@ -24,6 +25,14 @@ from privacy_explorer.render import COMPACT_POINTS_ABOVE, expand_page_data
 
 REPO = Path(__file__).resolve().parent.parent
 SLUG = "04-licenses"
+
+VERDICT_MAPS = pytest.mark.xdist_group("licence-verdicts")
+"""The tests of the verdict map share its module fixture and evaluate() at every grid point
+(:func:`license_golden.verdicts`, once a process) with ``test_licensing.py``'s tests of the
+whole grid: one pytest-xdist worker runs them all, computing each once."""
+PAGE_DATA = pytest.mark.xdist_group("licence-page-data")
+"""Both languages' page data are compared with evaluate() at every grid point on one worker
+(the verdicts computed once); a group of their own, as they need the real course's build."""
 
 
 def test_the_rule_table_lists_every_accepted_licence_once():
@@ -63,6 +72,7 @@ OTHER_CHOICES = ("code", "commercial", "share", "combination", "over_700m_users"
 """The controls a verdict map is drawn for (data and model are its rows and columns)."""
 
 
+@VERDICT_MAPS
 def test_every_cell_of_the_verdict_map_is_evaluate_at_that_pair(verdict_maps):
     letters = {letter: status for status, letter in lesson.STATUS_LETTERS.items()}
     assert len(verdict_maps) == len(LICENSES) * 2 * 2 * len(licensing.COMBINATIONS) * 2
@@ -72,9 +82,11 @@ def test_every_cell_of_the_verdict_map_is_evaluate_at_that_pair(verdict_maps):
         for i, data in enumerate(LICENSES):
             for j, model in enumerate(LICENSES):
                 status = letters[row["cells"][i * len(LICENSES) + j]]
-                assert status == evaluate(data, model, **choice).status, (data, model, choice)
+                expected = verdict_at({"data": data, "model": model, **choice}).status
+                assert status == expected, (data, model, choice)
 
 
+@VERDICT_MAPS
 def test_an_unknown_data_licence_is_never_green_on_any_map(verdict_maps):
     # What the page says under the map: the NOASSERTION and NONE rows never turn "allowed".
     size = len(LICENSES)
@@ -84,6 +96,7 @@ def test_an_unknown_data_licence_is_never_green_on_any_map(verdict_maps):
             assert "A" not in row["cells"][i * size : (i + 1) * size]
 
 
+@VERDICT_MAPS
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_verdict_map_follows_every_control_and_renders(verdict_maps, lang: str):
     import vl_convert
@@ -149,8 +162,9 @@ def licence_site(course_site: tuple[Path, BuildReport]) -> Path:
 
 
 def verdict_at(point: Mapping[str, Any]) -> Verdict:
-    """evaluate() at a grid point, whose values the lesson's compute() receives by name."""
-    return evaluate(**point)
+    """evaluate() at a grid point, whose values the lesson's compute() receives by name
+    (evaluated once a process for every grid point: :func:`license_golden.verdicts`)."""
+    return license_golden.verdict_at(point)
 
 
 def page_data(site: Path, lang: str) -> dict[str, Any]:
@@ -158,6 +172,7 @@ def page_data(site: Path, lang: str) -> dict[str, Any]:
     return json.loads(text.split("=", 2)[2].rstrip(";\n"))
 
 
+@PAGE_DATA
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_page_data_equals_evaluate_at_every_grid_point(licence_site: Path, lang: str):
     data = page_data(licence_site, lang)
@@ -212,7 +227,8 @@ def test_the_page_shows_the_rule_table_and_the_default_verdict_in_its_html(
     assert rules is not None
     row_headers = re.findall(r'<th scope="row">([^<]*)</th>', rules.group(1))
     assert row_headers == list(LICENSES)
-    default = verdict_at(lesson.GRID.default)
+    point: Mapping[str, Any] = lesson.GRID.default
+    default = evaluate(**point)  # one point: not the whole grid (verdict_at)
     # The verdict is named in the page's one polite live region when it changes; readouts
     # themselves are silent (an <output> would otherwise be a live region of its own).
     assert re.search(r'data-readout="status"[^>]*aria-live="off" data-announce', html)

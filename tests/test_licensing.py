@@ -23,6 +23,10 @@ from privacy_explorer.compute.licensing import LICENSES
 
 REPO = Path(__file__).resolve().parent.parent
 
+LICENCE_VERDICTS = pytest.mark.xdist_group("licence-verdicts")
+"""The tests that read evaluate() at every grid point (:func:`license_golden.verdicts`, computed
+once a process) run on one pytest-xdist worker, which evaluates the grid once for all of them."""
+
 CC0, BY, SA, NC, NCSA, ND, NCND = (
     "CC0-1.0",
     "CC-BY-4.0",
@@ -223,10 +227,11 @@ def test_a_definite_no_outranks_a_missing_permission():
     assert [r.status for r in v.reasons][:2] == ["not_allowed", "needs_permission"]
 
 
+@LICENCE_VERDICTS
 def test_unknown_is_never_allowed_anywhere_in_the_grid():
     for point in every_use():
         if {point["data"], point["model"], point["code"]} & {UNKNOWN, NO_LICENSE}:
-            v = lic.evaluate(**point)
+            v = license_golden.verdict_at(point)  # lic.evaluate(**point), computed once a process
             assert v.status in ("needs_permission", "not_allowed"), point
 
 
@@ -382,10 +387,11 @@ def test_an_unknown_combination_is_refused():
 # --- 9. Verdicts are well formed over the whole grid ----------------------------------------
 
 
+@LICENCE_VERDICTS
 def test_every_verdict_in_the_grid_is_well_formed():
     order = list(lic.CONDITIONS)
     for point in every_use():
-        v = lic.evaluate(**point)
+        v = license_golden.verdict_at(point)  # lic.evaluate(**point), computed once a process
         assert v.status in lic.STATUSES
         assert v.reasons, point
         assert v.reasons[0].status in (v.status, "allowed"), point
@@ -401,6 +407,7 @@ def test_every_verdict_in_the_grid_is_well_formed():
 # --- 11. Every verdict is the one recorded in the golden file -------------------------------
 
 
+@LICENCE_VERDICTS
 def test_every_verdict_equals_the_golden_file():
     """All 21,952 verdicts, reasons and texts included (refresh: see tests/license_golden.py)."""
     expected = license_golden.resolved(license_golden.read_golden())
@@ -668,11 +675,22 @@ def test_llama_above_the_user_threshold_needs_permission(part: str, combination:
     assert "llama_user_threshold" not in rules_of(below)
 
 
+@LICENCE_VERDICTS
 def test_the_user_threshold_changes_nothing_without_llama_material():
-    for point in itertools.islice(every_use(), 0, None, 97):
+    # Every point of the grid (it used to be every 97th): evaluate() at each is computed once.
+    checked = 0
+    for point in every_use():
         if LLAMA in (point["data"], point["model"], point["code"]):
             continue
-        assert lic.evaluate(**point, over_700m_users=True) == lic.evaluate(**point), point
+        above = license_golden.verdict_at({**point, "over_700m_users": True})
+        assert above == license_golden.verdict_at(point), point
+        checked += 1
+    assert checked == (len(LICENSES) - 1) ** 3 * 2 * 2 * len(lic.COMBINATIONS)
+    # The cached verdicts are evaluate()'s own: a few points asked afresh.
+    for point in itertools.islice(every_use(), 0, None, 97):
+        over = {**point, "over_700m_users": True}
+        assert license_golden.verdict_at(over) == lic.evaluate(**over), point
+        assert license_golden.verdict_at(point) == lic.evaluate(**point), point
 
 
 def test_a_definite_no_outranks_the_user_threshold():

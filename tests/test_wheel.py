@@ -21,7 +21,9 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = Path(__file__).resolve().parent / "sample_project"
 
-pytestmark = pytest.mark.wheel
+pytestmark = [pytest.mark.wheel, pytest.mark.xdist_group("wheel")]
+"""One pytest-xdist worker runs every test here, so the wheel and its venv (module fixtures,
+most of these tests' time) are built once a run, not once a worker."""
 
 
 def run(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
