@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from lessonpage import PREFIX, READY, Site, by_turns, open_page
-from playwright.sync_api import Browser, BrowserContext
+from playwright.sync_api import Browser, BrowserContext, Page
 from test_browser_accessibility import PHONE, WIDE
 
 from privacy_explorer.build import build
@@ -185,28 +185,19 @@ SCOPES = """async () => {
 }"""
 
 
-@pytest.mark.browser
-@by_turns("path", LESSONS)
-def test_a_pinned_group_unpins_after_the_last_figure_it_moves(
-    browser: Browser, site: Site, path: str
-) -> None:
+def check_groups_unpin(page: Page, path: str) -> None:
     """Issue 22: a group's scope ends at the last chart or live table it moves, so once the
-    reader is past it the group no longer covers what follows (lesson 05's last sections)."""
-    context = browser.new_context(viewport=WIDE)
-    try:
-        page, watch = open_page(context, site, path)
-        page.wait_for_selector(READY, state="attached")
-        scopes = page.evaluate(SCOPES)
-        assert scopes, path
-        # Each lesson has text after the last figure of some group, which the group left.
-        assert any(scope["cut"] for scope in scopes), f"{path}: {scopes}"
-        for scope in scopes:
-            assert scope["lastMoves"], f"{path}: {scope}"
-            assert not scope["movedAfter"], f"{path}: {scope}"
-            assert scope["covers"] is not True, f"{path}: {scope}"
-        watch.assert_clean(path)
-    finally:
-        context.close()
+    reader is past it the group no longer covers what follows (lesson 05's last sections).
+    Run on a wide screen, in the wide-screen pass of every lesson page
+    (tests/test_browser_pages.py)."""
+    scopes = page.evaluate(SCOPES)
+    assert scopes, path
+    # Each lesson has text after the last figure of some group, which the group left.
+    assert any(scope["cut"] for scope in scopes), f"{path}: {scopes}"
+    for scope in scopes:
+        assert scope["lastMoves"], f"{path}: {scope}"
+        assert not scope["movedAfter"], f"{path}: {scope}"
+        assert scope["covers"] is not True, f"{path}: {scope}"
 
 
 PINNED = """() => Array.from(document.querySelectorAll("form.controls")).map(form => ({

@@ -33,6 +33,7 @@ from phone_measures import (
 )
 from playwright.sync_api import Browser, Page
 from test_browser_accessibility import PAGE_DATA, PHONE, STICKY_STATE, WIDE, axe_violations
+from test_browser_instances import check_groups_unpin
 from test_browser_phone import LAYOUT
 
 from privacy_explorer import fonts, page_fonts
@@ -351,6 +352,7 @@ def test_every_page_on_a_wide_screen(browser: Browser, site: Site, path: str):
             if path in LESSONS:
                 check_controls_come_alive(page, path)
                 check_sticky_controls(page, path)
+                check_groups_unpin(page, path)
             if path in LESSONS or path in EMBEDS:
                 check_print(page, path)
         watch.assert_clean(path)
