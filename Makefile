@@ -21,7 +21,10 @@ site: $(VENV)/.runtime-installed
 
 # Lint first, then run the whole test suite on every core, browser tests included (installs
 # Debian's Chromium when missing); prints the 15 slowest tests and the wall time of it all.
-PYTEST_ARGS := -n auto --dist loadgroup --durations=15
+# --no-loadscope-reorder: workers take the tests in the order conftest.py sorts them (quick ones
+# first), not the groups of most tests first, so a breakage a quick test catches stops the run
+# before any worker starts a long group (a worker finishes the group it holds, even after -x).
+PYTEST_ARGS := -n auto --dist loadgroup --no-loadscope-reorder --durations=15
 test: $(CHROMIUM) $(SCORM_RUNTIME) $(AXE_CORE)
 	@start=$$(date +%s); \
 	$(MAKE) --no-print-directory lint && $(BIN)/python -m pytest $(PYTEST_ARGS); \

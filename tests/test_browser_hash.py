@@ -16,11 +16,12 @@ from typing import Any
 
 import pytest
 from lessonpage import PREFIX, READY, Site, open_page
-from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page
 from test_browser_pages import LESSONS
 
-from privacy_explorer.build import BuildReport
+from privacy_explorer.build import BuildReport, build
 from privacy_explorer.lesson import LANGUAGES
+from privacy_explorer.project import load_project
 
 SEED = 14
 """Issue 14: the fuzz is the same on every run, so a failure can be replayed."""
@@ -247,6 +248,47 @@ def check_shown(
         name: {index} for name, index in state.items()
     }, what
     return state
+
+
+@pytest.mark.browser
+def test_a_hash_naming_first_values_opens_the_sample_lesson_there(
+    browser: Browser, sample_project: Path, tmp_path: Path
+):
+    """The hash parser on the small sample course, so that a breakage of it fails the run in
+    its first minutes (the fuzz below needs the real course): a hash naming every parameter's
+    first value, or its last, sets the page there on a hashchange and on load."""
+    out = tmp_path / "site"
+    build(load_project(sample_project), out, jobs=1)
+    site = Site(base=out.as_uri() + "/", folder=out)
+    context = browser.new_context()
+    try:
+        page, watch = open_page(context, site, "01-dice.html")
+        page.wait_for_selector(READY, state="attached")
+        params = page.evaluate("() => window.explorerLesson.params")
+        assert any(p["default"] != 0 for p in params), "some default must not be the first"
+        at = {
+            "first": {p["name"]: 0 for p in params},
+            "last": {p["name"]: len(p["texts"]) - 1 for p in params},
+        }
+        hashes = {
+            end: "&".join(f"{p['name']}={p['texts'][state[p['name']]]}" for p in params)
+            for end, state in at.items()
+        }
+        for end in ("last", "first"):  # a hashchange on the open page
+            key = "-".join(str(at[end][p["name"]]) for p in params)
+            page.evaluate("hash => { window.location.hash = hash; }", hashes[end])
+            page.wait_for_function(
+                "key => document.querySelector('article[data-lesson]').dataset.point === key",
+                arg=key,
+            )
+        watch.assert_clean("hashchange")
+        page.close()
+        page, watch = open_page(context, site, f"01-dice.html#{hashes['first']}")  # on load
+        page.wait_for_selector(READY, state="attached")
+        assert read_point(page) == "-".join("0" for _ in params), hashes["first"]
+        watch.assert_clean("first values on load")
+    finally:
+        context.close()
 
 
 @pytest.mark.browser
