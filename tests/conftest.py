@@ -41,16 +41,20 @@ CACHES = ("results", "assets-cache", "pages-cache")
 """The folders of ``build/`` that only ever hold checked, content-addressed cache entries."""
 
 
-def _cost_tier(item: pytest.Item) -> int:
-    """0: plain tests; 1: Chromium on small projects; 2: the real course; 3: both."""
+def _cost_tier(item: pytest.Item) -> tuple[int, bool]:
+    """0: plain tests; 1: Chromium on small projects; 2: the real course; 3: both. Within a
+    tier, tests of an ``xdist_group`` (those sharing an expensive fixture: the wheel, the
+    licence grid, a full audit) come after the others."""
     names = getattr(item, "fixturenames", ())
-    return ("browser" in names) + 2 * ("course_caches" in names)
+    grouped = item.get_closest_marker("xdist_group") is not None
+    return ("browser" in names) + 2 * ("course_caches" in names), grouped
 
 
 @pytest.hookimpl(trylast=True)  # after pytest-xdist's own hook
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Run the quick tests first, so that a breakage most of them catch fails the run in its
-    first minutes (``make mutants`` checks this); within a tier, files keep their order."""
+    first minutes (``make mutants`` checks this); within a tier, files keep their order, grouped
+    tests after the others."""
     keep_xdist_groups(config, items)
     items.sort(key=_cost_tier)
 
