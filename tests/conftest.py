@@ -42,11 +42,15 @@ CACHES = ("results", "assets-cache", "pages-cache")
 
 
 def _cost_tier(item: pytest.Item) -> tuple[int, bool]:
-    """0: plain tests; 1: Chromium on small projects; 2: the real course; 3: both. Within a
-    tier, tests of an ``xdist_group`` (those sharing an expensive fixture: the wheel, the
-    licence grid, a full audit) come after the others."""
+    """-1: the few ``early`` tests, quick browser checks of the sample course that are the only
+    guard of a runtime feature (SCORM resume, the hash parser); 0: plain tests; 1: Chromium on
+    small projects; 2: the real course; 3: both. Within a tier, tests of an ``xdist_group``
+    (those sharing an expensive fixture: the wheel, the licence grid, a full audit) come after
+    the others."""
     names = getattr(item, "fixturenames", ())
     grouped = item.get_closest_marker("xdist_group") is not None
+    if item.get_closest_marker("early") is not None:
+        return -1, grouped
     return ("browser" in names) + 2 * ("course_caches" in names), grouped
 
 

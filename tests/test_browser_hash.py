@@ -250,6 +250,7 @@ def check_shown(
     return state
 
 
+@pytest.mark.early
 @pytest.mark.browser
 def test_a_hash_naming_first_values_opens_the_sample_lesson_there(
     browser: Browser, sample_project: Path, tmp_path: Path

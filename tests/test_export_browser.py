@@ -205,6 +205,7 @@ def values(page: Page, element: str) -> list[str]:
     return [call[2] for call in calls(page) if call[0] == "LMSSetValue" and call[1] == element]
 
 
+@pytest.mark.early
 @pytest.mark.browser
 def test_a_scorm_package_reports_progress_to_the_lms_and_resumes(
     context: BrowserContext, lms: tuple[str, str, Path]
