@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from lessonpage import PREFIX, READY, Site, open_page
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import BrowserContext, Page
 from test_browser_pages import LESSONS
 
 from privacy_explorer.build import BuildReport, build
@@ -253,7 +253,7 @@ def check_shown(
 @pytest.mark.early
 @pytest.mark.browser
 def test_a_hash_naming_first_values_opens_the_sample_lesson_there(
-    browser: Browser, sample_project: Path, tmp_path: Path
+    context: BrowserContext, sample_project: Path, tmp_path: Path
 ):
     """The hash parser on the small sample course, so that a breakage of it fails the run in
     its first minutes (the fuzz below needs the real course): a hash naming every parameter's
@@ -261,35 +261,31 @@ def test_a_hash_naming_first_values_opens_the_sample_lesson_there(
     out = tmp_path / "site"
     build(load_project(sample_project), out, jobs=1)
     site = Site(base=out.as_uri() + "/", folder=out)
-    context = browser.new_context()
-    try:
-        page, watch = open_page(context, site, "01-dice.html")
-        page.wait_for_selector(READY, state="attached")
-        params = page.evaluate("() => window.explorerLesson.params")
-        assert any(p["default"] != 0 for p in params), "some default must not be the first"
-        at = {
-            "first": {p["name"]: 0 for p in params},
-            "last": {p["name"]: len(p["texts"]) - 1 for p in params},
-        }
-        hashes = {
-            end: "&".join(f"{p['name']}={p['texts'][state[p['name']]]}" for p in params)
-            for end, state in at.items()
-        }
-        for end in ("last", "first"):  # a hashchange on the open page
-            key = "-".join(str(at[end][p["name"]]) for p in params)
-            page.evaluate("hash => { window.location.hash = hash; }", hashes[end])
-            page.wait_for_function(
-                "key => document.querySelector('article[data-lesson]').dataset.point === key",
-                arg=key,
-            )
-        watch.assert_clean("hashchange")
-        page.close()
-        page, watch = open_page(context, site, f"01-dice.html#{hashes['first']}")  # on load
-        page.wait_for_selector(READY, state="attached")
-        assert read_point(page) == "-".join("0" for _ in params), hashes["first"]
-        watch.assert_clean("first values on load")
-    finally:
-        context.close()
+    page, watch = open_page(context, site, "01-dice.html")
+    page.wait_for_selector(READY, state="attached")
+    params = page.evaluate("() => window.explorerLesson.params")
+    assert any(p["default"] != 0 for p in params), "some default must not be the first"
+    at = {
+        "first": {p["name"]: 0 for p in params},
+        "last": {p["name"]: len(p["texts"]) - 1 for p in params},
+    }
+    hashes = {
+        end: "&".join(f"{p['name']}={p['texts'][state[p['name']]]}" for p in params)
+        for end, state in at.items()
+    }
+    for end in ("last", "first"):  # a hashchange on the open page
+        key = "-".join(str(at[end][p["name"]]) for p in params)
+        page.evaluate("hash => { window.location.hash = hash; }", hashes[end])
+        page.wait_for_function(
+            "key => document.querySelector('article[data-lesson]').dataset.point === key",
+            arg=key,
+        )
+    watch.assert_clean("hashchange")
+    page.close()
+    page, watch = open_page(context, site, f"01-dice.html#{hashes['first']}")  # on load
+    page.wait_for_selector(READY, state="attached")
+    assert read_point(page) == "-".join("0" for _ in params), hashes["first"]
+    watch.assert_clean("first values on load")
 
 
 @pytest.mark.browser
