@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from privacy_explorer import embed, wording
+from privacy_explorer import embed, heap, wording
 from privacy_explorer.cluster import Cluster
 from privacy_explorer.errors import ComputeError, OutputError, exit_call, location, raise_collected
 from privacy_explorer.lesson import LANGUAGES
@@ -234,6 +234,7 @@ def build(
         _modules_may_not_exit(project),
         template_errors(project),
         computers as cluster,
+        heap.long_lived_objects_frozen(),
     ):
         settings = ComputeSettings(jobs=jobs, large_grids=yes, cluster=cluster)
         if target is not None:
@@ -241,6 +242,7 @@ def build(
         results = compute(planned, settings, reporter.progress)
         report.runs = [lesson.run for lesson in results if lesson.run is not None]
         report.studies = [lesson.study for lesson in results if lesson.study is not None]
+        heap.keep_what_exists()
         report.files = render(planned, results, templates)
         report.lessons = [item.lesson.slug for item in planned.lessons]
         check(report.files, planned)

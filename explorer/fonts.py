@@ -109,27 +109,36 @@ def site_characters(files: dict[str, str | bytes]) -> str:
     return "".join(sorted(used))
 
 
+LAYOUT_TABLES = ("GDEF", "GSUB", "GPOS")
+"""Tables the subsetter reads whole, whatever few glyphs it keeps."""
+
+
 @functools.lru_cache(maxsize=4)
 def _decoded(font_bytes: bytes) -> bytes:
-    """The WOFF2 font ``font_bytes`` with every table read, pickled: a copy for each subset.
+    """The font ``font_bytes`` read once and pickled: a copy for each subset.
 
-    Subsetting changes the font it is given, so each subset needs its own. Reading a WOFF2
-    source (the math face) means undoing its glyph transform and Brotli, most of the cost
-    of a small subset; unpickling a font read once is a third of that, with the same
-    result byte for byte (tests/test_fonts.py).
+    Subsetting changes the font it is given, so each subset needs its own copy, and
+    unpickling one is cheaper than reading the file again, with the same result byte for
+    byte (tests/test_fonts.py). A WOFF2 source (the math face) has every table read, since
+    undoing its glyph transform and Brotli is most of the cost of a small subset. A
+    TrueType source (the text faces) has only its layout tables read, which the subsetter
+    decodes whole even for three glyphs; its outlines stay in the file, which the copy
+    keeps, and are read glyph by glyph as a subset needs them.
     """
     font = TTFont(io.BytesIO(font_bytes), recalcTimestamp=False)
-    font.ensureDecompiled()
-    font.reader = None  # every table is read; the file is no longer needed
+    if font_bytes.startswith(b"wOF2"):
+        font.ensureDecompiled()
+        font.reader = None  # every table is read; the file is no longer needed
+    else:
+        for tag in LAYOUT_TABLES:
+            if tag in font:
+                font[tag].ensureDecompiled()
     return pickle.dumps(font, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def subset_woff2(font_bytes: bytes, characters: str) -> bytes:
     """``font_bytes`` cut down to ``characters`` as WOFF2; the same input gives the same bytes."""
-    if font_bytes.startswith(b"wOF2"):
-        font = pickle.loads(_decoded(font_bytes))  # pickled by _decoded, in this process
-    else:  # a TrueType file reads its few needed glyphs faster than a whole font unpickles
-        font = TTFont(io.BytesIO(font_bytes), recalcTimestamp=False)
+    font = pickle.loads(_decoded(font_bytes))  # pickled by _decoded, in this process
     options = subset.Options()
     options.flavor = "woff2"
     options.name_IDs = [0, 1, 2, 3, 4, 5, 6, 13, 14]  # keep the copyright and licence names

@@ -27,6 +27,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Literal
 
+from privacy_explorer import heap
 from privacy_explorer.cachefile import note_damaged, write_atomically
 from privacy_explorer.cluster import Cluster, TaskLost
 from privacy_explorer.errors import ComputeError, exit_call, location
@@ -517,6 +518,7 @@ def _run_part(
             continue
         for index, result in zip(batch, cached, strict=True):
             results[grid.key(points[index])] = result
+        heap.keep_what_exists()  # kept for the whole build
     from_cache = len(results)
     total = len(points)
     if progress:
