@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -71,6 +71,25 @@ def live_tables(module: LessonModule, placed: set[str], summary: Mapping[str, An
     return sorted(name for name in placed if name in module.tables and name not in summary)
 
 
+class StoredTexts:
+    """The canonical JSON text (:func:`dumps`) of each value asked for, made once per object.
+
+    The page data of every language looks up the same result rows by their text; this
+    writes each list of rows out once instead of once per language. An object is known
+    by its identity and kept alive here, so that no other object can take its identity
+    while this lives.
+    """
+
+    def __init__(self) -> None:
+        self._texts: dict[int, tuple[Any, str]] = {}
+
+    def __call__(self, value: Any) -> str:
+        known = self._texts.get(id(value))
+        if known is None:
+            known = self._texts[id(value)] = (value, dumps(value))
+        return known[1]
+
+
 class _Interned:
     """Each distinct value stored once, by content; refer to it by its position."""
 
@@ -78,8 +97,9 @@ class _Interned:
         self.values: list[Any] = []
         self._ids: dict[str, int] = {}
 
-    def id(self, value: Any) -> int:
-        text = value if isinstance(value, str) else dumps(value)
+    def id(self, value: Any, texts: Callable[[Any], str] | None = None) -> int:
+        """The position of ``value``'s content; ``texts`` (default :func:`dumps`) gives it."""
+        text = value if isinstance(value, str) else (texts or dumps)(value)
         if text not in self._ids:
             self._ids[text] = len(self.values)
             self.values.append(value)
@@ -93,6 +113,7 @@ def lesson_data(
     lang: str,
     tables: tuple[str, ...] = (),
     lazy: LazyRows | None = None,
+    stored: StoredTexts | None = None,
 ) -> dict[str, Any]:
     """What a lesson page needs at run time, in ``lang``.
 
@@ -111,13 +132,17 @@ def lesson_data(
     With ``lazy`` datasets (see :mod:`privacy_explorer.lazy`), their rows take the
     first ids, in the order of ``lazy.rows``, and stay out of ``datasets``;
     ``chunks`` maps each of those ids to the chunk script that holds its rows.
+
+    ``stored`` remembers the text of each list of result rows for the next language's call
+    (pass the same one for every language of a lesson).
     """
     grid: Grid = module.grid
     used = sorted({name for spec in specs.values() for name in spec.datasets})
     compact = len(grid) > COMPACT_POINTS_ABOVE
+    rows_text = stored or dumps
     datasets = _Interned()
     for rows in lazy.rows if lazy else ():
-        datasets.id(rows)  # first, so that every language gives them the same ids
+        datasets.id(rows, rows_text)  # first, so that every language gives them the same ids
     texts = _Interned()
     table_ids: dict[tuple[str, str], str] = {}
     points: dict[str, Any] = {}
@@ -125,7 +150,11 @@ def lesson_data(
         key = grid.key(point)
         result = results[key]
         rows_by_name = result.get("datasets", {})
-        refs = {name: str(datasets.id(rows_by_name[name])) for name in used if name in rows_by_name}
+        refs = {
+            name: str(datasets.id(rows_by_name[name], rows_text))
+            for name in used
+            if name in rows_by_name
+        }
         readouts = {
             name: readout.text(result["readouts"][name], lang)
             for name, readout in module.readouts.items()

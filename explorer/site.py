@@ -31,6 +31,7 @@ from privacy_explorer.plan import Plan
 from privacy_explorer.project import Project
 from privacy_explorer.render import (
     PageContext,
+    StoredTexts,
     data_script,
     default_rows,
     lesson_data,
@@ -173,6 +174,7 @@ def _lesson_files(
     result = computed.default
     if lazy is not None:
         files.update(chunk_files(lesson.slug, lazy))
+    stored = StoredTexts()  # each list of result rows written out once for every language
     for lang in LANGUAGES:
         context = page_context(project, strings, lang, f"{lesson.slug}.html")
         specs = by_lang[lang]
@@ -192,7 +194,7 @@ def _lesson_files(
             # Live tables named in LAZY load their cells later, in chunks (see lazy.py).
             later = tuple(name for name in tables if name in module.lazy)
             tables = tuple(name for name in tables if name not in later)
-            data = lesson_data(module, run.results, specs, lang, tables, lazy)
+            data = lesson_data(module, run.results, specs, lang, tables, lazy, stored)
             if later:
                 cut = lazy_tables(module.grid, module.tables, run.results, later, lang)
                 data["tableChunks"] = cut.page_data()

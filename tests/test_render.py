@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from privacy_explorer.cli import cli
-from privacy_explorer.render import script_json
+from privacy_explorer.render import StoredTexts, script_json
+from privacy_explorer.runner import dumps
 
 HOSTILE = "</script><!--<script>alert(1)</script>-->&amp;\u2028\u2029"
 
@@ -52,3 +53,13 @@ def test_chart_data_that_looks_like_html_cannot_cut_the_page_short(sample_projec
         assert {row["note"] for row in spec["datasets"]["faces"]} == {HOSTILE}
     data = (site / "assets" / "data" / "01-dice.en.js").read_text("utf-8")
     assert "<" not in data and HOSTILE not in data
+
+
+def test_stored_texts_write_each_object_out_once_as_canonical_json() -> None:
+    rows = [{"b": 0.1, "a": "가"}, {"b": 2, "a": None}]
+    stored = StoredTexts()
+    first = stored(rows)
+    assert first == dumps(rows) == '[{"a":"가","b":0.1},{"a":null,"b":2}]'
+    assert stored(rows) is first  # the same object: written out once
+    twin = [dict(row) for row in rows]
+    assert stored(twin) == first and stored(twin) is not first  # another object: its own text
