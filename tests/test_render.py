@@ -56,7 +56,7 @@ def test_chart_data_that_looks_like_html_cannot_cut_the_page_short(sample_projec
 
 
 def test_stored_texts_write_each_object_out_once_as_canonical_json() -> None:
-    rows = [{"b": 0.1, "a": "가"}, {"b": 2, "a": None}]
+    rows: list[dict[str, object]] = [{"b": 0.1, "a": "가"}, {"b": 2, "a": None}]
     stored = StoredTexts()
     first = stored(rows)
     assert first == dumps(rows) == '[{"a":"가","b":0.1},{"a":null,"b":2}]'
