@@ -97,9 +97,9 @@ class _Interned:
         self.values: list[Any] = []
         self._ids: dict[str, int] = {}
 
-    def id(self, value: Any, texts: Callable[[Any], str] | None = None) -> int:
-        """The position of ``value``'s content; ``texts`` (default :func:`dumps`) gives it."""
-        text = value if isinstance(value, str) else (texts or dumps)(value)
+    def id(self, value: Any, texts: Callable[[Any], str] = dumps) -> int:
+        """The position of ``value``'s content, which ``texts`` writes out as text."""
+        text = value if isinstance(value, str) else texts(value)
         if text not in self._ids:
             self._ids[text] = len(self.values)
             self.values.append(value)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from privacy_explorer import charts as chart_tools
-from privacy_explorer import heap, korean, pagecache, wording
+from privacy_explorer import korean, pagecache, wording
 from privacy_explorer.cluster import Cluster
 from privacy_explorer.errors import ComputeError, ContentError, exit_call, location
 from privacy_explorer.lazy import LazyRows, lesson_lazy_rows
@@ -467,5 +467,4 @@ def compute(
             entries = cached_files(lesson.slug, module, checksums, results_dir)
             key = pagecache.lesson_key(site_inputs, lesson, pager, entries)
         computed.append(LessonResults(item, run, study, summary, charts, lazy, key))
-        heap.keep_what_exists()  # the lesson's results stay until the site is written
     return tuple(computed)
